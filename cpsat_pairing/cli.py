@@ -1,0 +1,321 @@
+"""The `cpsat-pairing` command line: one typer app, one function per command.
+
+Only this module prints, exits or maps exceptions to exit codes (bbpPairings' table:
+0 ok, 1 no valid pairing, 2 unexpected, 3 invalid input, 4 limit, 5 file access).
+To add a command, decorate a function with `@app.command()` and `@cli_errors`, and get
+its tournament with `load_tournament(path)`.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from enum import StrEnum
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, Any, NoReturn, ParamSpec, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from . import __version__, examples
+from .errors import ExitCode, FileAccessError, PairingError
+from .tournament import Scoring, Tournament
+from .trf import format_points, parse_trf, player_points, read_trf, tournament_to_dict, write_trf
+
+PROG = "cpsat-pairing"
+EXAMPLE_NAME = "example"
+
+EPILOG = (
+    "FILE may be the word 'example' (when no such file exists here) to use the bundled "
+    "example tournament: 14 players, 8 of 9 rounds played.\n\n"
+    "Exit codes: 0 ok · 1 no valid pairing / discrepancies · 2 unexpected error · "
+    "3 invalid input · 4 size or time limit · 5 file access.\n\n"
+    f"Examples: {PROG} info example · {PROG} info t.trf --json · "
+    f"{PROG} convert t.trf --to trf26 -o t26.trf"
+)
+
+app = typer.Typer(
+    name=PROG,
+    help="FIDE Dutch Swiss pairing engine on OR-Tools CP-SAT, with explanations.",
+    epilog=EPILOG,
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+_settings = {"debug": False}
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+# --- error handling shared by every command ----------------------------------------------
+
+
+def fail(message: str, code: ExitCode) -> NoReturn:
+    """Print one line on stderr and exit with `code`."""
+    typer.echo(message, err=True)
+    raise typer.Exit(int(code))
+
+
+def cli_errors(func: Callable[P, R]) -> Callable[P, R]:
+    """Turn domain errors into their exit codes and anything else into exit 2, one line
+    on stderr each (a traceback only with --debug)."""
+
+    @functools.wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return func(*args, **kwargs)
+        except (typer.Exit, typer.Abort, typer.BadParameter):
+            raise
+        except PairingError as exc:
+            fail(str(exc), exc.exit_code)
+        except OSError as exc:
+            where = f"{exc.filename}: " if exc.filename else ""
+            fail(f"{where}{exc.strerror or exc}", ExitCode.FILE_ACCESS)
+        except Exception as exc:  # the one place that catches everything
+            if _settings["debug"]:
+                raise
+            first_line = (str(exc).splitlines() or [""])[0]
+            fail(f"{PROG}: unexpected error: {type(exc).__name__}: {first_line} "
+                 "(run with --debug for the traceback)", ExitCode.UNEXPECTED)
+
+    return wrapper
+
+
+def load_tournament(path: str | Path, *, show_warnings: bool = True) -> Tournament:
+    """Read the tournament named on the command line, or exit with the right code.
+
+    The word `example` (when no such file exists) names the bundled example. Warnings
+    go to stderr unless `show_warnings` is false (commands that display them).
+    """
+    try:
+        if str(path) == EXAMPLE_NAME and not Path(path).exists():
+            t = parse_trf(examples.read_bytes(), source=examples.EXAMPLE)
+        else:
+            t = read_trf(path)
+    except PairingError as exc:
+        fail(str(exc), exc.exit_code)
+    if show_warnings:
+        for warning in t.warnings:
+            typer.echo(f"warning: {warning}", err=True)
+    return t
+
+
+def write_output(text: str, output: Path | None) -> None:
+    """Write to stdout, or to `output` through a temporary file renamed into place, so
+    a failed run never leaves a truncated or overwritten output."""
+    if output is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    directory = output.parent if str(output.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{output.name}.", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise FileAccessError(output, f"cannot write: {exc.strerror or exc}") from exc
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+        os.replace(tmp, output)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise FileAccessError(output, f"cannot write: {exc.strerror or exc}") from exc
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+# --- the app -----------------------------------------------------------------------------
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"{PROG} {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
+    ] = False,
+    debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks of unexpected errors.")] = False,
+) -> None:
+    """FIDE Dutch Swiss pairing engine on OR-Tools CP-SAT, with explanations."""
+    _settings["debug"] = debug
+
+
+FileArg = Annotated[str, typer.Argument(metavar="FILE", help="A TRF file, or 'example'.", show_default=False)]
+
+
+# --- info --------------------------------------------------------------------------------
+
+
+def _points(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
+
+
+def _scoring_text(s: Scoring) -> str:
+    if s.is_default:
+        return "default (win 1, draw 0.5, loss 0)"
+    parts = (("win", s.win), ("draw", s.draw), ("loss", s.loss), ("forfeit win", s.forfeit_win),
+             ("forfeit loss", s.forfeit_loss), ("PAB", s.pab), ("HPB", s.hpb), ("FPB", s.fpb),
+             ("ZPB", s.zpb))
+    return ", ".join(f"{name} {_points(v)}" for name, v in parts)
+
+
+def info_summary(t: Tournament) -> dict[str, Any]:
+    """What `info` reports, as plain data (also its --json output)."""
+    played = t.rounds_played
+    next_round = played + 1 if t.total_rounds is None or played < t.total_rounds else None
+    full = tournament_to_dict(t)
+    return {
+        "schema": full["schema"],
+        "file": t.source,
+        "name": t.name,
+        "dialect": t.dialect,
+        "edition_hint": t.edition_hint,
+        "players": len(t.players),
+        "rounds_played": played,
+        "total_rounds": t.total_rounds,
+        "next_round": next_round,
+        "initial_colour": full["initial_colour"],
+        "rank_mode": t.rank_mode,
+        "scoring": full["scoring"],
+        "forbidden_pairs": len(t.forbidden),
+        "accelerated_players": len(t.acceleration),
+        "requested_byes": sum(len(m) for m in t.byes.values()),
+        "absent_next": list(t.absent_next),
+        "warnings": list(t.warnings),
+    }
+
+
+def _info_table(t: Tournament, summary: dict[str, Any]) -> Table:
+    table = Table(title=t.name or summary["file"], show_header=False, title_justify="left")
+    table.add_column("field", style="bold")
+    table.add_column("value", overflow="fold")
+    rows = [
+        ("file", summary["file"]),
+        ("format", summary["dialect"] + (f"  ({t.edition_hint})" if t.edition_hint else "")),
+        ("players", str(summary["players"])),
+        ("rounds played", str(summary["rounds_played"])),
+        ("total rounds", "not stated" if t.total_rounds is None else str(t.total_rounds)),
+        ("next round", "none (finished)" if summary["next_round"] is None else str(summary["next_round"])),
+        ("initial colour", summary["initial_colour"] or "not stated"),
+        ("scoring", _scoring_text(t.scoring)),
+        ("pairing ids", "by rank (XXC rank)" if t.rank_mode else "starting ranks"),
+    ]
+    optional = (
+        ("forbidden pairs", summary["forbidden_pairs"]),
+        ("accelerated players", summary["accelerated_players"]),
+        ("requested byes", summary["requested_byes"]),
+        ("absent next round", len(t.absent_next)),
+    )
+    rows += [(label, str(n)) for label, n in optional if n]
+    rows.append(("warnings", str(len(t.warnings))))
+    for label, value in rows:
+        table.add_row(label, value, end_section=False)
+    return table
+
+
+def _players_table(t: Tournament) -> Table:
+    table = Table(title="players", title_justify="left")
+    for name, justify in (("id", "right"), ("name", "left"), ("rating", "right"), ("points", "right"),
+                          ("rounds", "left")):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for p in t.players:
+        history = " ".join(_block_short(e) for e in p.rounds)
+        points = format_points(player_points(p, t.scoring))
+        table.add_row(str(p.id), p.name, str(p.rating or ""), points, history)
+    return table
+
+
+def _block_short(e: Any) -> str:
+    if e is None:
+        return "."
+    colour = e.colour.value if e.colour else "-"
+    opponent = "" if e.opponent is None else str(e.opponent)
+    return f"{opponent}{colour}{e.result}"
+
+
+@app.command(epilog=EPILOG)
+@cli_errors
+def info(
+    file: FileArg,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    players: Annotated[bool, typer.Option("--players", help="Also list the players and their rounds.")] = False,
+) -> None:
+    """Summarise a tournament file: players, rounds, scoring, format, warnings."""
+    t = load_tournament(file, show_warnings=False)
+    summary = info_summary(t)
+    if as_json:
+        if players:
+            summary["player_list"] = tournament_to_dict(t)["players"]
+        typer.echo(json.dumps(summary, indent=2, ensure_ascii=False))
+        return
+    console = Console(highlight=False, soft_wrap=False)
+    console.print(_info_table(t, summary))
+    if players:
+        console.print(_players_table(t))
+    for warning in t.warnings:
+        console.print(f"warning: {warning}", markup=False)
+
+
+# --- convert -----------------------------------------------------------------------------
+
+
+class Target(StrEnum):
+    trf16 = "trf16"
+    trf26 = "trf26"
+    json = "json"
+
+
+@app.command(epilog=EPILOG)
+@cli_errors
+def convert(
+    file: FileArg,
+    to: Annotated[Target, typer.Option("--to", help="Output format.", case_sensitive=False, show_default=False)],
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write here (atomically) instead of stdout.")
+    ] = None,
+) -> None:
+    """Convert a tournament file to TRF16 (with XX*/BB* records), TRF-2026 or JSON.
+
+    Points are recomputed from the results; records that are not interpreted are kept.
+    """
+    t = load_tournament(file)
+    if to is Target.json:
+        text = json.dumps(tournament_to_dict(t), indent=2, ensure_ascii=False) + "\n"
+    else:
+        text = write_trf(t, to.value)
+    write_output(text, output)
+
+
+# --- entry point -------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> NoReturn:
+    """Console-script entry point: run the app; usage errors exit 3 (invalid input)."""
+    command = typer.main.get_command(app)
+    try:
+        rv = command.main(args=argv, prog_name=PROG, standalone_mode=False)
+    except Exception as exc:  # click's usage errors are not public in typer; duck-type them
+        show = getattr(exc, "show", None)
+        if callable(show) and hasattr(exc, "exit_code"):
+            show(file=sys.stderr)
+            code = int(getattr(exc, "exit_code", 2))
+            sys.exit(int(ExitCode.INVALID_INPUT) if code == 2 else code)
+        if isinstance(exc, typer.Abort):
+            sys.exit(1)
+        if _settings["debug"]:
+            raise
+        typer.echo(f"{PROG}: unexpected error: {type(exc).__name__}: {exc}", err=True)
+        sys.exit(int(ExitCode.UNEXPECTED))
+    sys.exit(rv if isinstance(rv, int) else 0)

@@ -1,0 +1,200 @@
+"""Pairs one round, bracket by bracket from the top scoregroup down (2026 Art. 1.9.2).
+
+For each bracket a CP-SAT model over every player still to pair is solved tier by tier:
+the edition's quality criteria, then the generation order.  The bracket's pairs are
+then final, its downfloaters become the next bracket's MDPs, and the next bracket is
+modelled over the players left.  [C5] (the lowest possible PAB score) is settled once
+for the whole round before the first bracket, as the rules rank it above every quality
+criterion.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from . import criteria as _criteria  # noqa: F401  (fills the registry)
+from .bracket import BracketModel
+from .colours import allocate
+from .criteria import REGISTRY
+from .editions import DEFAULT_EDITION, Edition, load_edition
+from .lex import InfeasibleError, Term
+from .order import generation_order
+from .state import PlayerState, PrefKind, RoundState, build_state
+from .tournament import Colour, Tournament
+
+
+class NoValidPairing(Exception):
+    """No round-pairing satisfies the absolute criteria (the arbiter decides, 1.9.3)."""
+
+    def __init__(self, message: str, players: list[int] | None = None) -> None:
+        super().__init__(message)
+        self.players = players or []
+
+
+@dataclass(frozen=True)
+class Board:
+    white: int
+    black: int
+    colour_rule: str
+
+
+@dataclass
+class BracketTrace:
+    """What the solver did in one bracket: who was in it and the value of every tier."""
+
+    score: Fraction
+    residents: list[int]
+    mdps: list[int]
+    pairs: list[tuple[int, int]]
+    downfloaters: list[int]
+    tiers: list[tuple[str, int]] = field(default_factory=list)
+
+
+@dataclass
+class Pairing:
+    round: int
+    edition: str
+    boards: list[Board]
+    bye: int | None
+    absent: list[int]
+    brackets: list[BracketTrace] = field(default_factory=list)
+    pab_score: Fraction | None = None
+
+    def as_pairs(self) -> list[tuple[int, int]]:
+        return [(b.white, b.black) for b in self.boards]
+
+
+def infer_initial_colour(t: Tournament) -> Colour:
+    """The initial colour (Art. 5.1): `XXC`/`152`, else read off round 1.
+
+    The colour of the lowest-numbered player who played in round 1, flipped once for each
+    lower-numbered player who took part without a colour (the PAB): the convention of
+    the reference engines.
+    """
+    if t.initial_colour is not None:
+        return t.initial_colour
+    flips = 0
+    for p in sorted(t.players, key=lambda p: p.id):
+        e = p.entry(1)
+        if e is None:
+            continue
+        if e.opponent is not None and e.colour is not None:
+            return e.colour if flips % 2 == 0 else e.colour.opposite
+        if e.result == "U":
+            flips += 1
+    return Colour.WHITE
+
+
+def compatibility(st: RoundState, t: Tournament):
+    """The absolute criteria as a pair predicate: [C1], [C3] and forbidden pairs."""
+    forbidden: set[frozenset[int]] = set()
+    for fp in t.forbidden:
+        if fp.applies(st.round):
+            ids = fp.ids
+            for i, a in enumerate(ids):
+                for b in ids[i + 1 :]:
+                    forbidden.add(frozenset((a, b)))
+    players = st.players
+
+    def ok(p: int, q: int) -> bool:
+        a, b = players[p], players[q]
+        if q in a.opponents or p in b.opponents:
+            return False
+        if forbidden and frozenset((p, q)) in forbidden:
+            return False
+        if (
+            not a.topscorer
+            and not b.topscorer
+            and a.pref_kind is PrefKind.ABSOLUTE
+            and b.pref_kind is PrefKind.ABSOLUTE
+            and a.pref_colour == b.pref_colour
+        ):
+            return False
+        return True
+
+    return ok
+
+
+def _pab_score(st: RoundState, present: list[int], ok, workers: int) -> Fraction | None:
+    """[C5]: the lowest score the PAB assignee can have in a complete round-pairing."""
+    if len(present) % 2 == 0:
+        return None
+    eligible = frozenset(p for p in present if st.players[p].pab_eligible)
+    bm = BracketModel(st, present, [], frozenset(), [], ok, eligible, workers=workers)
+    try:
+        bm.solver.solve()
+    except InfeasibleError:
+        raise NoValidPairing("no complete round-pairing exists", _unpairable(st, present, ok, eligible))
+    levels = sorted({st.players[p].pairing_score for p in eligible})
+    rank = {s: i for i, s in enumerate(levels)}
+    bm.solver.minimize([Term("C5 PAB score", [rank[st.players[p].pairing_score] for p in bm.u], list(bm.u.values()))])
+    (who,) = [p for p, v in bm.u.items() if bm.solver.var_value(v)]
+    return st.players[who].pairing_score
+
+
+def _unpairable(st: RoundState, present: list[int], ok, eligible: frozenset[int]) -> list[int]:
+    """Players with no compatible opponent at all (the usual reason nothing works)."""
+    out = []
+    for p in present:
+        if not any(ok(p, q) for q in present if q != p) and not (len(present) % 2 and p in eligible):
+            out.append(p)
+    return out
+
+
+def pair(t: Tournament, rnd: int | None = None, edition: str | Edition = DEFAULT_EDITION, workers: int = 1) -> Pairing:
+    """Pair round `rnd` (default: the round after the last one played)."""
+    ed = load_edition(edition) if isinstance(edition, str) else edition
+    if rnd is None:
+        rnd = t.rounds_played + 1
+    st = build_state(t, rnd, ed.state_rules)
+    present = list(st.present)
+    ok = compatibility(st, t)
+    pab_score = _pab_score(st, present, ok, workers)
+    eligible = frozenset(
+        p for p in present if st.players[p].pab_eligible and (pab_score is None or st.players[p].pairing_score <= pab_score)
+    )
+    score = {p: st.players[p].pairing_score for p in present}
+    levels = sorted({score[p] for p in present}, reverse=True)
+    remaining = list(present)
+    mdps: list[int] = []
+    all_pairs: list[tuple[int, int]] = []
+    traces: list[BracketTrace] = []
+    bye: int | None = None
+    for i, level in enumerate(levels):
+        residents = [p for p in remaining if score[p] == level and p not in mdps]
+        bracket = sorted(mdps + residents, key=st.rank_key)
+        nxt = levels[i + 1] if i + 1 < len(levels) else None
+        next_group = [p for p in remaining if nxt is not None and score[p] == nxt]
+        bm = BracketModel(st, remaining, bracket, frozenset(mdps), next_group, ok, eligible, workers=workers)
+        try:
+            bm.solver.solve()
+        except InfeasibleError:
+            raise NoValidPairing("no complete round-pairing exists", _unpairable(st, remaining, ok, eligible))
+        terms: list[Term] = []
+        for name in ed.quality:
+            terms += REGISTRY[name](bm)
+        bm.solver.minimize(terms)
+        generation_order(bm, ed.order.get("remainder_bsn", "original"))
+        pairs, floaters = bm.bracket_result()
+        traces.append(BracketTrace(level, residents, list(mdps), pairs, floaters, list(bm.solver.trace)))
+        all_pairs += pairs
+        paired = {p for pq in pairs for p in pq}
+        remaining = [p for p in remaining if p not in paired]
+        mdps = floaters
+        if nxt is None and floaters:
+            bye = floaters[0]
+    initial = infer_initial_colour(t)
+    boards = []
+    for p, q in all_pairs:
+        w, b, rule = allocate(st, p, q, initial)
+        boards.append(Board(w, b, rule))
+    boards.sort(key=lambda bd: _board_key(st, bd))
+    return Pairing(rnd, ed.name, boards, bye, sorted(st.absent), traces, pab_score)
+
+
+def _board_key(st: RoundState, bd: Board) -> tuple:
+    """Board order (C.04.2 Art. 3.6): higher-ranked player's score, sum of scores, TPN."""
+    a, b = st.players[bd.white], st.players[bd.black]
+    hi = a if st.rank_key(a.id) < st.rank_key(b.id) else b
+    return (-hi.pairing_score, -(a.pairing_score + b.pairing_score), hi.id)

@@ -1,0 +1,105 @@
+"""Domain errors and the process exit codes they map to (bbpPairings' table).
+
+Only `cli.py` turns these into exit codes; everything below it raises.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from pathlib import Path
+
+
+class ExitCode(IntEnum):
+    """Exit codes shared with bbpPairings and JaVaFo."""
+
+    OK = 0
+    NO_PAIRING = 1  # no valid pairing (pair) / discrepancies found (check)
+    UNEXPECTED = 2
+    INVALID_INPUT = 3
+    SIZE_LIMIT = 4
+    FILE_ACCESS = 5
+
+
+OK = ExitCode.OK
+NO_PAIRING = ExitCode.NO_PAIRING
+UNEXPECTED = ExitCode.UNEXPECTED
+INVALID_INPUT = ExitCode.INVALID_INPUT
+SIZE_LIMIT = ExitCode.SIZE_LIMIT
+FILE_ACCESS = ExitCode.FILE_ACCESS
+
+
+class PairingError(Exception):
+    """Base of every error the engine reports to a user; carries its exit code."""
+
+    exit_code: ExitCode = ExitCode.UNEXPECTED
+
+
+class TrfError(PairingError, ValueError):
+    """Raised when a TRF file cannot be read: says where (file, line, column) and why.
+
+    `line` and `column` are 1-based; column 1 is the first character of the line
+    (record code), so a player's starting rank is reported at column 5.
+    """
+
+    exit_code = ExitCode.INVALID_INPUT
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | Path = "<string>",
+        line: int = 1,
+        column: int = 1,
+        text: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.file = str(file)
+        self.line = max(1, line)
+        self.column = max(1, column)
+        self.text = text  # the offending line, when there is one
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}: {self.message}"
+
+
+class InconsistentData(TrfError):
+    """Raised when records contradict each other (e.g. two players disagree on a game)."""
+
+
+class FileAccessError(PairingError, OSError):
+    """Raised when an input or output file cannot be opened, read or written."""
+
+    exit_code = ExitCode.FILE_ACCESS
+
+    def __init__(self, file: str | Path, reason: str) -> None:
+        super().__init__(reason)
+        self.file = str(file)
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.reason}"
+
+
+class EditionError(PairingError, ValueError):
+    """Raised when a rules-edition file is malformed or names an unknown criterion."""
+
+    exit_code = ExitCode.INVALID_INPUT
+
+
+class UnsupportedFeature(PairingError, ValueError):
+    """Raised when the input asks for something this engine does not implement."""
+
+    exit_code = ExitCode.INVALID_INPUT
+
+
+class NoValidPairing(PairingError):
+    """Raised when the absolute criteria admit no pairing of the round."""
+
+    exit_code = ExitCode.NO_PAIRING
+
+
+class LimitExceeded(PairingError):
+    """Raised when a size or time limit stops the engine before a proven answer."""
+
+    exit_code = ExitCode.SIZE_LIMIT

@@ -1,0 +1,73 @@
+"""The rules' generation order (2026 Art. 4) as the last tiers, making the optimum unique.
+
+Among candidates equal on every criterion the rules take the one generated first.
+Generation is nested: MDP set (4.4) ▸ S2 transposition (4.2) ▸ remainder exchange
+(4.3) ▸ remainder transposition (4.2).  A pairing P is reachable from an exchange when
+every pair of P has exactly one player in the exchanged S1; so instead of enumerating
+candidates we add a Boolean `s[p]` ("p is in S1") and minimise, in order:
+  1. the MDP set, lexicographically by BSN;
+  2. the BSN of each MDP's partner, MDPs in BSN order (the transposition);
+  3. the exchange: fewest players moved, smallest BSN-sum difference, highest BSN moved
+     out of S1, lowest BSN moved into S1 (4.3.2);
+  4. the BSN of each S1 player's partner, S1 in BSN order (the transposition).
+"""
+
+from __future__ import annotations
+
+from .bracket import BracketModel
+from .lex import Term
+
+
+def _partner_terms(bm: BracketModel, s1: list[int], among: frozenset[int], bsn: dict[int, int], label: str) -> list[Term]:
+    terms = []
+    for p in s1:
+        weighted = [(bsn[q], v) for q, v in bm.adj[p] if q in among]
+        terms.append(bm.term(f"{label}: partner of BSN {bsn[p]}", weighted, one_hot=True))
+    return terms
+
+
+def generation_order(bm: BracketModel, remainder_bsn: str = "original") -> None:
+    """Fix the first-generated candidate among those optimal on every criterion."""
+    solver = bm.solver
+    model = bm.model
+    in_b = bm.in_bracket
+    mdps = [p for p in bm.bracket if p in bm.mdps]
+    paired_mdps = [m for m in mdps if not solver.var_value(bm.df[m])]
+    if paired_mdps:
+        # 4.4.2: valid MDP sets by their smallest differing BSN.
+        solver.minimize([bm.term(f"MDP set: BSN {bm.bsn[m]} in S1", [(1, bm.df[m])]) for m in mdps])
+        s1 = [m for m in mdps if not solver.var_value(bm.df[m])]
+        # 4.2 on S2 (all residents): partners of S1[1], S1[2], ... as low as possible.
+        solver.minimize(_partner_terms(bm, s1, in_b, bm.bsn, "MDP-pairing"))
+        taken = {q for (p, q) in bm.chosen_pairs() for q in (p, q) if p in s1 or q in s1}
+    else:
+        taken = set()
+    remainder = [p for p in bm.residents if p not in taken]
+    rset = frozenset(remainder)
+    pairs = [(p, q) for (p, q) in bm.chosen_pairs() if p in rset and q in rset]
+    n1 = len(pairs)
+    if n1 == 0:
+        return
+    bsn = bm.bsn if remainder_bsn == "original" else {p: i + 1 for i, p in enumerate(remainder)}
+    s1_orig, s2_orig = remainder[:n1], remainder[n1:]
+    s = {p: model.new_bool_var(f"s1_{p}") for p in remainder}
+    solver.all_vars.extend(s.values())
+    # Incumbent value of the new variables: one player of each pair in S1 (the higher).
+    for p, q in pairs:
+        hi = p if bm.bsn[p] < bm.bsn[q] else q
+        solver.values[s[hi].index] = 1
+    for (p, q), v in bm.x.items():
+        if p in rset and q in rset:
+            model.add(s[p] + s[q] == 1).only_enforce_if(v)
+    for p in remainder:
+        model.add(s[p] == 0).only_enforce_if(bm.df[p])
+    model.add(sum(s.values()) == n1)
+    terms = [
+        bm.term("exchange: players moved", ((-1, s[p]) for p in s1_orig)),
+        bm.term("exchange: BSN sum difference", ((bsn[p], s[p]) for p in remainder)),
+    ]
+    terms += [bm.term(f"exchange: BSN {bsn[p]} stays in S1", [(1, s[p])]) for p in reversed(s1_orig)]
+    terms += [bm.term(f"exchange: BSN {bsn[q]} moves to S1", [(-1, s[q])]) for q in s2_orig]
+    solver.minimize(terms)
+    s1 = [p for p in remainder if solver.var_value(s[p])]
+    solver.minimize(_partner_terms(bm, s1, rset, bsn, "transposition"))

@@ -1,0 +1,213 @@
+"""Immutable tournament data, as read from a TRF file.
+
+This module holds *recorded facts* only (who played whom, with which colour and result,
+which scoring system, which records the file carried).  Everything the pairing rules
+derive from those facts (scores, colour preferences, floats, ...) lives in `state.py`,
+so that one tournament can be looked at "as of round R" for any R.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from fractions import Fraction
+from functools import cached_property
+
+
+class Colour(str, Enum):
+    WHITE = "w"
+    BLACK = "b"
+
+    @property
+    def opposite(self) -> "Colour":
+        return Colour.BLACK if self is Colour.WHITE else Colour.WHITE
+
+
+# Result codes of TRF16 (case-insensitive on input; stored upper-case, blank as "Z").
+PLAYED_RESULTS = frozenset("10=WDL")  # a game was played (W/D/L: played, < 1 move)
+FORFEIT_RESULTS = frozenset("+-")  # scheduled game not played
+BYE_RESULTS = frozenset("HFUZ")  # no opponent: half/full/pairing-allocated/zero-point bye
+# Not a TRF code: a pairing whose result is not known yet (written as a blank result
+# column after an opponent, as engines do when they output the next round's pairing).
+PENDING_RESULT = "*"
+
+
+class Outcome(str, Enum):
+    """What a round block scored, in the vocabulary of the scoring systems (XXS/BB*/162)."""
+
+    WIN = "win"
+    DRAW = "draw"
+    LOSS = "loss"
+    FORFEIT_WIN = "forfeit_win"
+    FORFEIT_LOSS = "forfeit_loss"
+    PAB = "pab"  # pairing-allocated bye (U)
+    HPB = "hpb"  # half-point bye (H)
+    FPB = "fpb"  # full-point bye (F)
+    ZPB = "zpb"  # zero-point bye / absence (Z, blank)
+    UNKNOWN = "unknown"  # paired, result not yet known (PENDING_RESULT); scores nothing
+
+
+_OUTCOME_OF_CODE = {
+    "1": Outcome.WIN,
+    "W": Outcome.WIN,
+    "=": Outcome.DRAW,
+    "D": Outcome.DRAW,
+    "0": Outcome.LOSS,
+    "L": Outcome.LOSS,
+    "+": Outcome.FORFEIT_WIN,
+    "-": Outcome.FORFEIT_LOSS,
+    "U": Outcome.PAB,
+    "H": Outcome.HPB,
+    "F": Outcome.FPB,
+    "Z": Outcome.ZPB,
+    PENDING_RESULT: Outcome.UNKNOWN,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEntry:
+    """One 10-column round block of a player line.
+
+    `opponent` is the opponent's starting rank (None for a bye or absence), `colour`
+    the colour recorded (None for `-`/blank), `result` the upper-case TRF result code
+    with blank normalised to "Z" -- except after an opponent, where a blank result
+    means "paired, not played yet" and is stored as PENDING_RESULT ("*").
+    """
+
+    opponent: int | None
+    colour: Colour | None
+    result: str
+
+    @property
+    def outcome(self) -> Outcome:
+        return _OUTCOME_OF_CODE[self.result]
+
+    @property
+    def played(self) -> bool:
+        """A game over the board: it counts for colours, floats and meetings."""
+        return self.opponent is not None and self.result in PLAYED_RESULTS
+
+    @property
+    def is_pab(self) -> bool:
+        return self.result == "U"
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A `001` record: identity, declared points, and round blocks (None where absent)."""
+
+    id: int  # starting rank (TPN unless `XXC rank` says otherwise)
+    name: str
+    rating: int = 0
+    sex: str = ""
+    title: str = ""
+    federation: str = ""
+    fide_id: str = ""
+    birth_date: str = ""
+    declared_points: Fraction | None = None
+    rank: int | None = None
+    rounds: tuple[RoundEntry | None, ...] = ()
+
+    def entry(self, rnd: int) -> RoundEntry | None:
+        """The block for round `rnd` (1-based), or None when the line has none."""
+        if 1 <= rnd <= len(self.rounds):
+            return self.rounds[rnd - 1]
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    """Points per outcome (TRF-2026 `162`, JaVaFo `XXS`, bbpPairings `BB*`).
+
+    Fractions keep 0.5 steps exact; the pairing rules compare scores for equality.
+    """
+
+    win: Fraction = Fraction(1)
+    draw: Fraction = Fraction(1, 2)
+    loss: Fraction = Fraction(0)
+    forfeit_win: Fraction = Fraction(1)
+    forfeit_loss: Fraction = Fraction(0)
+    pab: Fraction = Fraction(1)
+    hpb: Fraction = Fraction(1, 2)
+    fpb: Fraction = Fraction(1)
+    zpb: Fraction = Fraction(0)
+
+    def points(self, outcome: Outcome) -> Fraction:
+        if outcome is Outcome.UNKNOWN:
+            return Fraction(0)  # a result not entered yet scores nothing so far
+        value: Fraction = getattr(self, outcome.value)
+        return value
+
+    @property
+    def is_default(self) -> bool:
+        return self == Scoring()
+
+
+@dataclass(frozen=True, slots=True)
+class ForbiddenPairs:
+    """Players who may not meet one another (`XXP`, or TRF-2026 `260` with rounds)."""
+
+    ids: tuple[int, ...]
+    first_round: int | None = None
+    last_round: int | None = None
+
+    def applies(self, rnd: int) -> bool:
+        lo = self.first_round or 1
+        hi = self.last_round or 10**9
+        return lo <= rnd <= hi
+
+
+@dataclass(frozen=True, slots=True)
+class Acceleration:
+    """Fictitious points added for pairing only (`XXA`, TRF-2026 `250`)."""
+
+    player_id: int
+    points_by_round: tuple[Fraction, ...]  # index r-1 → points added when pairing round r
+
+    def points(self, rnd: int) -> Fraction:
+        if 1 <= rnd <= len(self.points_by_round):
+            return self.points_by_round[rnd - 1]
+        return Fraction(0)
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """A whole tournament file: players in file order plus the tournament records."""
+
+    players: tuple[Player, ...]
+    name: str = ""
+    total_rounds: int | None = None  # XXR / 142; None when the file does not say
+    initial_colour: Colour | None = None  # XXC white1/black1 / 152
+    scoring: Scoring = field(default_factory=Scoring)
+    forbidden: tuple[ForbiddenPairs, ...] = ()
+    acceleration: tuple[Acceleration, ...] = ()
+    # Requested byes entered for rounds not yet paired (TRF-2026 `240`): round → {id: code}
+    byes: dict[int, dict[int, str]] = field(default_factory=dict)
+    # XXZ: players absent from the round to be paired (JaVaFo only)
+    absent_next: tuple[int, ...] = ()
+    rank_mode: bool = False  # `XXC rank`: pair by position in file, not by id
+    edition_hint: str | None = None  # `092` / `192` text naming the rules, if any
+    dialect: str = "trf16"  # "trf16", "trf16x" (XX*/BB*), "trf26"
+    # Records kept verbatim so that writing a file loses nothing we do not interpret.
+    header_lines: tuple[str, ...] = ()
+    source: str = ""
+    # Non-fatal problems found while reading (e.g. a Points column that disagrees with
+    # the results); not part of the data, so not compared.
+    warnings: tuple[str, ...] = field(default=(), compare=False)
+
+    def player(self, pid: int) -> Player:
+        return self._by_id[pid]
+
+    @cached_property
+    def _by_id(self) -> dict[int, Player]:
+        return {p.id: p for p in self.players}
+
+    @property
+    def rounds_played(self) -> int:
+        """Number of rounds with at least one recorded pairing or result block."""
+        last = 0
+        for p in self.players:
+            for i, e in enumerate(p.rounds, start=1):
+                if e is not None and (e.opponent is not None or e.result in "U+-10=WDL"):
+                    last = max(last, i)
+        return last
