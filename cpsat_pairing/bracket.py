@@ -34,6 +34,7 @@ class BracketModel:
     compatible: Callable[[int, int], bool]
     pab_allowed: frozenset[int]  # who may be left unpaired ([C2] and the fixed [C5])
     workers: int = 1
+    pab_score: Fraction | None = None  # the [C5] score fixed for the round
     model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
     x: dict[Pair, cp_model.IntVar] = field(default_factory=dict)
     u: dict[int, cp_model.IntVar] = field(default_factory=dict)
@@ -42,6 +43,7 @@ class BracketModel:
 
     def __post_init__(self) -> None:
         self.bsn = {p: i + 1 for i, p in enumerate(self.bracket)}
+        self.mdps = frozenset(self.mdps)
         self.in_bracket = frozenset(self.bracket)
         self.residents = [p for p in self.bracket if p not in self.mdps]
         self.score = {p: self.state.players[p].pairing_score for p in self.remaining}
@@ -71,7 +73,7 @@ class BracketModel:
         for p in self.bracket:
             d = m.new_bool_var(f"df_{p}")
             self.df[p] = d
-            m.add(sum(v for q, v in self.adj[p] if q in self.in_bracket) + d == 1)
+            m.add(sum(v for q, v in self.adj[p] if self.inside(p, q)) + d == 1)
         self.add_parity_cuts()
         all_vars = list(self.x.values()) + list(self.u.values()) + list(self.df.values())
         self.solver = LexSolver(m, all_vars, workers=self.workers)
@@ -115,8 +117,13 @@ class BracketModel:
                 out.append(v)
         return out
 
+    def inside(self, p: int, q: int) -> bool:
+        """A pair made inside the bracket: both in it, and not two MDPs (Art. 3.2:
+        MDPs in S1 meet residents in S2; two MDPs never form a pair of the bracket)."""
+        return p in self.in_bracket and q in self.in_bracket and not (p in self.mdps and q in self.mdps)
+
     def bracket_pairs(self) -> list[tuple[Pair, cp_model.IntVar]]:
-        return [((p, q), v) for (p, q), v in self.x.items() if p in self.in_bracket and q in self.in_bracket]
+        return [((p, q), v) for (p, q), v in self.x.items() if self.inside(p, q)]
 
     def term(self, name: str, weighted: Iterable[tuple[int, cp_model.IntVar]], one_hot: bool = False) -> Term:
         coefs: list[int] = []
@@ -128,6 +135,32 @@ class BracketModel:
         return Term(name, coefs, vs, one_hot)
 
     # -- reading the incumbent ---------------------------------------------------
+
+    def start_from(self, pairs: Iterable[Pair]) -> bool:
+        """Take a complete matching of the remaining players as the incumbent.
+
+        The previous bracket's solution, less the pairs it fixed, is such a matching: no
+        feasibility solve is needed.  Returns False when `pairs` does not fit.
+        """
+        chosen = set()
+        for p, q in pairs:
+            key = (p, q) if (p, q) in self.x else (q, p)
+            if key not in self.x:
+                return False
+            chosen.add(key)
+        matched = {p for pq in chosen for p in pq}
+        unmatched = [p for p in self.remaining if p not in matched]
+        if len(unmatched) != len(self.remaining) % 2 or any(p not in self.u for p in unmatched):
+            return False
+        vals = self.solver.values
+        vals.clear()
+        for key, v in self.x.items():
+            vals[v.index] = int(key in chosen)
+        for p, v in self.u.items():
+            vals[v.index] = int(p in unmatched)
+        for p, v in self.df.items():
+            vals[v.index] = int(not any(self.inside(*key) and p in key for key in chosen))
+        return True
 
     def chosen_pairs(self) -> list[Pair]:
         return [k for k, v in self.x.items() if self.solver.var_value(v)]

@@ -28,7 +28,9 @@ def _last_difference(a: PlayerState, b: PlayerState) -> Colour | None:
     return None
 
 
-def allocate(st: RoundState, p: int, q: int, initial: Colour) -> tuple[int, int, str]:
+def allocate(
+    st: RoundState, p: int, q: int, initial: Colour, tpn: dict[int, int] | None = None
+) -> tuple[int, int, str]:
     """Return (white, black, rule) for the pair p-q."""
     hi, lo = higher_ranked(st, p, q)
     a, b = st.players[hi], st.players[lo]
@@ -56,5 +58,6 @@ def allocate(st: RoundState, p: int, q: int, initial: Colour) -> tuple[int, int,
         if last is not None:
             return give(hi, last.opposite, "5.2.3 alternation from the latest differing round")
         return give(hi, ca, "5.2.4 higher-ranked player's preference granted")
-    colour = initial if hi % 2 == 1 else initial.opposite
+    number = tpn.get(hi, hi) if tpn else hi
+    colour = initial if number % 2 == 1 else initial.opposite
     return give(hi, colour, "5.2.5 TPN parity of the higher-ranked player and the initial colour")

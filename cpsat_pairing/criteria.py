@@ -11,7 +11,6 @@ from fractions import Fraction
 from typing import Callable
 
 from .bracket import BracketModel
-from .colours import allocate
 from .lex import Term
 from .state import Float, PlayerState, PrefKind
 from .tournament import Colour
@@ -55,73 +54,91 @@ def downfloater_scores(bm: BracketModel) -> list[Term]:
 def next_bracket(bm: BracketModel) -> list[Term]:
     """[C8] choose downfloaters so the following bracket best meets [C6] and [C7].
 
-    The following bracket is this bracket's downfloaters plus the next scoregroup; a
-    downfloater paired there pairs with a next-scoregroup resident (two downfloaters of
-    this bracket cannot meet: [C6] would have paired them here).
+    The following bracket is this bracket's downfloaters plus the next scoregroup.  Its
+    pairs are those whose lower player is a next-scoregroup resident; as for [C6]/[C7],
+    maximise their number, then their number per score level of the higher player,
+    highest level first.
     """
-    nxt = bm.next_group
-    if not nxt:
+    ns = frozenset(bm.next_group)
+    if not ns:
         return []
-    ns = frozenset(nxt)
     nb = bm.in_bracket | ns
-    pairs = [v for (p, q), v in bm.x.items() if (p in ns or q in ns) and p in nb and q in nb]
-    out = [bm.term("C8 next-bracket pairs", ((-1, v) for v in pairs))]
-    members = list(bm.bracket) + list(nxt)
-    for s in _levels({bm.score[p] for p in members}):
-        weighted = []
-        for p in members:
-            if bm.score[p] != s:
-                continue
-            # p is a downfloater of the next bracket unless paired inside bracket ∪ next.
-            for q, v in bm.adj[p]:
-                if q in nb:
-                    weighted.append((-1, v))
-        out.append(bm.term(f"C8 next-bracket downfloaters scoring {s}", weighted))
+    by_level: dict[Fraction, list] = {}
+    for (p, q), v in bm.x.items():
+        if p in nb and q in nb and (p in ns or q in ns):
+            by_level.setdefault(max(bm.score[p], bm.score[q]), []).append(v)
+    out = [bm.term("C8 next-bracket pairs", ((-1, v) for vs in by_level.values() for v in vs))]
+    for s in _levels(set(by_level)):
+        out.append(bm.term(f"C8 next-bracket pairs led by score {s}", ((-1, v) for v in by_level[s])))
     return out
 
 
 @criterion("C9")
 def pab_unplayed(bm: BracketModel) -> list[Term]:
-    """[C9] minimise the unplayed games of the PAB assignee (only in the bracket it leaves)."""
-    lower = [p for p in bm.remaining if p not in bm.in_bracket]
-    if lower or not bm.u:
+    """[C9] minimise the unplayed games of the PAB assignee.
+
+    Only in the bracket that holds the PAB assignee and floats nobody else (Art. 2.4.4
+    note): the condition is checked on the [C6] optimum, which precedes this tier.
+    """
+    if not bm.u or bm.pab_score is None or bm.pab_score < bm.score[bm.bracket[-1]]:
         return []
-    return [bm.term("C9 PAB unplayed games", ((bm.state.players[p].unplayed, bm.u[p]) for p in bm.bracket if p in bm.u))]
+    term = bm.term(
+        "C9 PAB assignee's unplayed games",
+        ((bm.state.players[p].unplayed, bm.u[p]) for p in bm.bracket if p in bm.u),
+    )
+    df = list(bm.df.values())
+    term.active = lambda solver: sum(solver.var_value(v) for v in df) == 1
+    return [term]
 
 
-def _colour_violations(bm: BracketModel, name: str, bad: Callable[[PlayerState, Colour], bool]) -> list[Term]:
-    """Count, per pair involving a topscorer, the players Art. 5 would give a bad colour."""
-    weighted = []
-    for (p, q), v in bm.bracket_pairs():
-        a, b = bm.state.players[p], bm.state.players[q]
-        if not (a.topscorer or b.topscorer):
-            continue
-        white, black, _ = allocate(bm.state, p, q, Colour.WHITE)
-        n = int(bad(bm.state.players[white], Colour.WHITE)) + int(bad(bm.state.players[black], Colour.BLACK))
-        if n:
-            weighted.append((n, v))
-    return [bm.term(name, weighted)]
+def _same_absolute(a: PlayerState, b: PlayerState) -> bool:
+    return a.pref_kind is PrefKind.ABSOLUTE and b.pref_kind is PrefKind.ABSOLUTE and a.pref_colour == b.pref_colour
+
+
+def _repeated(ps: PlayerState) -> Colour | None:
+    """The colour of the last two games when they were the same."""
+    cs = ps.colours
+    return cs[-1] if len(cs) >= 2 and cs[-1] == cs[-2] else None
 
 
 @criterion("C10")
 def topscorer_colour_difference(bm: BracketModel) -> list[Term]:
-    """[C10] minimise topscorers (or opponents) whose colour difference goes beyond ±2."""
+    """[C10] minimise topscorers (or opponents) whose colour difference goes beyond ±2.
 
-    def bad(ps: PlayerState, gets: Colour) -> bool:
-        return abs(ps.cd + (1 if gets is Colour.WHITE else -1)) > 2
-
-    return _colour_violations(bm, "C10 topscorer |CD|>2", bad)
+    Two players with the same absolute preference can meet only when one is a
+    topscorer ([C3]); when both have |CD| > 1, one of them ends beyond ±2.
+    """
+    weighted = []
+    for (p, q), v in bm.bracket_pairs():
+        a, b = bm.state.players[p], bm.state.players[q]
+        if _same_absolute(a, b) and abs(a.cd) > 1 and abs(b.cd) > 1:
+            weighted.append((1, v))
+    return [bm.term("C10 topscorer |CD|>2", weighted)]
 
 
 @criterion("C11")
 def topscorer_three_in_a_row(bm: BracketModel) -> list[Term]:
-    """[C11] minimise topscorers (or opponents) getting the same colour three times running."""
+    """[C11] minimise topscorers (or opponents) getting the same colour three times running.
 
-    def bad(ps: PlayerState, gets: Colour) -> bool:
-        cs = ps.colours
-        return len(cs) >= 2 and cs[-1] == cs[-2] == gets
-
-    return _colour_violations(bm, "C11 topscorer same colour 3x", bad)
+    The player denied his absolute preference is the one with the smaller |CD|
+    (Art. 5.2.2); with equal |CD| either may be, and a violation is certain only when
+    both have just had the same colour twice.
+    """
+    weighted = []
+    for (p, q), v in bm.bracket_pairs():
+        a, b = bm.state.players[p], bm.state.players[q]
+        if not _same_absolute(a, b):
+            continue
+        assert a.pref_colour is not None
+        ra, rb = _repeated(a), _repeated(b)
+        if abs(a.cd) == abs(b.cd):
+            bad = ra is not None and ra == rb
+        else:
+            loser = a if abs(a.cd) < abs(b.cd) else b
+            bad = _repeated(loser) == a.pref_colour.opposite
+        if bad:
+            weighted.append((1, v))
+    return [bm.term("C11 topscorer same colour 3x", weighted)]
 
 
 @criterion("C12")
@@ -192,38 +209,48 @@ def repeated_upfloat_2(bm: BracketModel) -> list[Term]:
     return _upfloaters(bm, 2, "C17 MDP opponents with upfloat R-2")
 
 
-def _float_score_differences(bm: BracketModel, ago: int, kind: Float, name: str) -> list[Term]:
-    """Score differences, in descending order, of pairs whose floater repeats `kind`."""
+def _repeated_floaters_by_level(bm: BracketModel, ago: int, name: str) -> list[Term]:
+    """Per score level, highest first: bracket players with a downfloat `ago` rounds
+    back who float again (an MDP's repeated float weighs more than any resident's)."""
+    by_level: dict[Fraction, list] = {}
+    for p in bm.bracket:
+        if bm.state.players[p].float_in(ago) is Float.DOWN:
+            by_level.setdefault(bm.score[p], []).append(bm.df[p])
+    return [bm.term(f"{name} at score {s}", ((1, v) for v in by_level[s])) for s in _levels(set(by_level))]
+
+
+def _upfloat_pairs_by_level(bm: BracketModel, ago: int, name: str) -> list[Term]:
+    """Per MDP score level, highest first (the larger score difference first): pairs
+    whose resident upfloated `ago` rounds back."""
     by_level: dict[Fraction, list] = {}
     for (p, q), v in bm.bracket_pairs():
         if bm.score[p] == bm.score[q]:
             continue
         hi, lo = (p, q) if bm.score[p] > bm.score[q] else (q, p)
-        who = hi if kind is Float.DOWN else lo
-        if bm.state.players[who].float_in(ago) is kind:
-            by_level.setdefault(bm.score[hi] - bm.score[lo], []).append(v)
-    return [bm.term(f"{name} at {d}", ((1, v) for v in by_level[d])) for d in _levels(set(by_level))]
+        if bm.state.players[lo].float_in(ago) is Float.UP:
+            by_level.setdefault(bm.score[hi], []).append(v)
+    return [bm.term(f"{name} at MDP score {s}", ((1, v) for v in by_level[s])) for s in _levels(set(by_level))]
 
 
 @criterion("C18")
 def repeated_downfloat_sd_1(bm: BracketModel) -> list[Term]:
     """[C18] minimise score differences of MDPs who downfloated in the previous round."""
-    return _float_score_differences(bm, 1, Float.DOWN, "C18 SD of MDPs with downfloat R-1")
+    return _repeated_floaters_by_level(bm, 1, "C18 repeated downfloaters (R-1)")
 
 
 @criterion("C19")
 def repeated_upfloat_sd_1(bm: BracketModel) -> list[Term]:
     """[C19] minimise score differences of MDP opponents who upfloated in the previous round."""
-    return _float_score_differences(bm, 1, Float.UP, "C19 SD of MDP opponents with upfloat R-1")
+    return _upfloat_pairs_by_level(bm, 1, "C19 MDP opponents with upfloat R-1")
 
 
 @criterion("C20")
 def repeated_downfloat_sd_2(bm: BracketModel) -> list[Term]:
     """[C20] as [C18], two rounds before."""
-    return _float_score_differences(bm, 2, Float.DOWN, "C20 SD of MDPs with downfloat R-2")
+    return _repeated_floaters_by_level(bm, 2, "C20 repeated downfloaters (R-2)")
 
 
 @criterion("C21")
 def repeated_upfloat_sd_2(bm: BracketModel) -> list[Term]:
     """[C21] as [C19], two rounds before."""
-    return _float_score_differences(bm, 2, Float.UP, "C21 SD of MDP opponents with upfloat R-2")
+    return _upfloat_pairs_by_level(bm, 2, "C21 MDP opponents with upfloat R-2")

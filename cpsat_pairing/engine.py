@@ -65,25 +65,47 @@ class Pairing:
         return [(b.white, b.black) for b in self.boards]
 
 
-def infer_initial_colour(t: Tournament) -> Colour:
-    """The initial colour (Art. 5.1): `XXC`/`152`, else read off round 1.
+def _participated(e) -> bool:
+    """Took part in the pairing of that round: had an opponent, the PAB or a forfeit win."""
+    return e is not None and (e.opponent is not None or e.result in "U+")
 
-    The colour of the lowest-numbered player who played in round 1, flipped once for each
-    lower-numbered player who took part without a colour (the PAB): the convention of
-    the reference engines.
+
+def infer_initial_colour(t: Tournament, upto: int | None = None) -> Colour:
+    """The initial colour (Art. 5.1): `XXC`/`152`, else read off the first coloured round.
+
+    In the earliest round where anybody has a colour, walk the players in TPN order
+    counting those who had taken part by then; the first with a colour decides: his
+    colour if an even number of such players precede him, else the other one (the
+    convention of the reference engines).
     """
     if t.initial_colour is not None:
         return t.initial_colour
-    flips = 0
-    for p in sorted(t.players, key=lambda p: p.id):
-        e = p.entry(1)
-        if e is None:
+    last = upto if upto is not None else max((len(p.rounds) for p in t.players), default=0)
+    for r in range(1, last + 1):
+        if not any((e := p.entry(r)) is not None and e.colour is not None for p in t.players):
             continue
-        if e.opponent is not None and e.colour is not None:
-            return e.colour if flips % 2 == 0 else e.colour.opposite
-        if e.result == "U":
-            flips += 1
+        count = 0
+        for p in sorted(t.players, key=lambda p: p.id):
+            if not any(_participated(p.entry(k)) for k in range(1, r + 1)):
+                continue
+            e = p.entry(r)
+            if e is not None and e.colour is not None:
+                return e.colour if count % 2 == 0 else e.colour.opposite
+            count += 1
     return Colour.WHITE
+
+
+def pairing_numbers(st: RoundState) -> dict[int, int]:
+    """TPNs for Art. 5.2.5: players who never took part and are absent now do not count."""
+    t = st.tournament
+    out: dict[int, int] = {}
+    n = 0
+    for p in sorted(t.players, key=lambda p: p.id):
+        took_part = any(_participated(p.entry(k)) for k in range(1, st.round))
+        if took_part or p.id not in st.absent:
+            n += 1
+            out[p.id] = n
+    return out
 
 
 def compatibility(st: RoundState, t: Tournament):
@@ -116,10 +138,11 @@ def compatibility(st: RoundState, t: Tournament):
     return ok
 
 
-def _pab_score(st: RoundState, present: list[int], ok, workers: int) -> Fraction | None:
-    """[C5]: the lowest score the PAB assignee can have in a complete round-pairing."""
+def _pab_score(st: RoundState, present: list[int], ok, workers: int) -> tuple[Fraction | None, list[tuple[int, int]]]:
+    """[C5]: the lowest score the PAB assignee can have in a complete round-pairing,
+    and a complete round-pairing that achieves it (the first incumbent)."""
     if len(present) % 2 == 0:
-        return None
+        return None, []
     eligible = frozenset(p for p in present if st.players[p].pab_eligible)
     bm = BracketModel(st, present, [], frozenset(), [], ok, eligible, workers=workers)
     try:
@@ -130,7 +153,7 @@ def _pab_score(st: RoundState, present: list[int], ok, workers: int) -> Fraction
     rank = {s: i for i, s in enumerate(levels)}
     bm.solver.minimize([Term("C5 PAB score", [rank[st.players[p].pairing_score] for p in bm.u], list(bm.u.values()))])
     (who,) = [p for p, v in bm.u.items() if bm.solver.var_value(v)]
-    return st.players[who].pairing_score
+    return st.players[who].pairing_score, bm.chosen_pairs()
 
 
 def _unpairable(st: RoundState, present: list[int], ok, eligible: frozenset[int]) -> list[int]:
@@ -150,7 +173,7 @@ def pair(t: Tournament, rnd: int | None = None, edition: str | Edition = DEFAULT
     st = build_state(t, rnd, ed.state_rules)
     present = list(st.present)
     ok = compatibility(st, t)
-    pab_score = _pab_score(st, present, ok, workers)
+    pab_score, witness = _pab_score(st, present, ok, workers)
     eligible = frozenset(
         p for p in present if st.players[p].pab_eligible and (pab_score is None or st.players[p].pairing_score <= pab_score)
     )
@@ -166,17 +189,21 @@ def pair(t: Tournament, rnd: int | None = None, edition: str | Edition = DEFAULT
         bracket = sorted(mdps + residents, key=st.rank_key)
         nxt = levels[i + 1] if i + 1 < len(levels) else None
         next_group = [p for p in remaining if nxt is not None and score[p] == nxt]
-        bm = BracketModel(st, remaining, bracket, frozenset(mdps), next_group, ok, eligible, workers=workers)
-        try:
-            bm.solver.solve()
-        except InfeasibleError:
-            raise NoValidPairing("no complete round-pairing exists", _unpairable(st, remaining, ok, eligible))
+        bm = BracketModel(
+            st, remaining, bracket, frozenset(mdps), next_group, ok, eligible, workers=workers, pab_score=pab_score
+        )
+        if not bm.start_from(witness):
+            try:
+                bm.solver.solve()
+            except InfeasibleError:
+                raise NoValidPairing("no complete round-pairing exists", _unpairable(st, remaining, ok, eligible))
         terms: list[Term] = []
         for name in ed.quality:
             terms += REGISTRY[name](bm)
         bm.solver.minimize(terms)
-        generation_order(bm, ed.order.get("remainder_bsn", "original"))
+        generation_order(bm, ed.order.get("remainder_bsn", "fresh"))
         pairs, floaters = bm.bracket_result()
+        witness = [pq for pq in bm.chosen_pairs() if pq not in set(pairs)]
         traces.append(BracketTrace(level, residents, list(mdps), pairs, floaters, list(bm.solver.trace)))
         all_pairs += pairs
         paired = {p for pq in pairs for p in pq}
@@ -184,17 +211,19 @@ def pair(t: Tournament, rnd: int | None = None, edition: str | Edition = DEFAULT
         mdps = floaters
         if nxt is None and floaters:
             bye = floaters[0]
-    initial = infer_initial_colour(t)
+    initial = infer_initial_colour(t, rnd - 1)
+    tpn = pairing_numbers(st)
     boards = []
     for p, q in all_pairs:
-        w, b, rule = allocate(st, p, q, initial)
+        w, b, rule = allocate(st, p, q, initial, tpn)
         boards.append(Board(w, b, rule))
     boards.sort(key=lambda bd: _board_key(st, bd))
     return Pairing(rnd, ed.name, boards, bye, sorted(st.absent), traces, pab_score)
 
 
 def _board_key(st: RoundState, bd: Board) -> tuple:
-    """Board order (C.04.2 Art. 3.6): higher-ranked player's score, sum of scores, TPN."""
+    """Board order (C.04.2 Art. 3.6): the higher player's score, then the lower player's
+    score (same as the sum), then the higher player's TPN; real scores, no acceleration."""
     a, b = st.players[bd.white], st.players[bd.black]
-    hi = a if st.rank_key(a.id) < st.rank_key(b.id) else b
-    return (-hi.pairing_score, -(a.pairing_score + b.pairing_score), hi.id)
+    hi, lo = (a, b) if (-a.score, a.id) < (-b.score, b.id) else (b, a)
+    return (-hi.score, -lo.score, hi.id)

@@ -16,11 +16,11 @@ Two economies keep the number of solver calls small without changing any answer:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ortools.sat.python import cp_model
 
-MAX_WEIGHT = 1 << 60
+MAX_WEIGHT = 1 << 44
 
 
 class SolveLimitError(RuntimeError):
@@ -39,6 +39,9 @@ class Term:
     coefs: list[int]
     vars: list[cp_model.IntVar]
     one_hot: bool = False  # exactly one of `vars` is true (e.g. "the partner of p")
+    # A tier that applies only in some solutions of the tiers above (e.g. [C9]): asked
+    # with the solver once those are fixed.
+    active: Callable[["LexSolver"], bool] | None = None
 
     def bounds(self) -> tuple[int, int]:
         if self.one_hot and self.coefs:
@@ -49,6 +52,26 @@ class Term:
 
     def expr(self) -> cp_model.LinearExprT:
         return cp_model.LinearExpr.weighted_sum(self.vars, self.coefs)
+
+
+def _weights(chunk: Sequence[Term]) -> list[int]:
+    """Weights making a weighted sum order like the terms lexicographically."""
+    out = []
+    w = 1
+    for t in reversed(chunk):
+        out.append(w)
+        lo, hi = t.bounds()
+        w *= hi - lo + 1
+    return out[::-1]
+
+
+def _fits(chunk: Sequence[Term]) -> bool:
+    """The packed objective stays far from int64 overflow, even as CP-SAT bounds it
+    (from every coefficient, not from the one-hot structure)."""
+    total = 0
+    for t, w in zip(chunk, _weights(chunk)):
+        total += w * sum(abs(c) for c in t.coefs)
+    return total <= MAX_WEIGHT
 
 
 @dataclass
@@ -69,6 +92,8 @@ class LexSolver:
         p.random_seed = 0
         p.max_time_in_seconds = self.time_limit
         p.linearization_level = 2
+        # Symmetry detection costs more than it saves on matchings with objectives.
+        p.symmetry_level = 0
 
     def _hint(self) -> None:
         self.model.clear_hints()
@@ -108,6 +133,9 @@ class LexSolver:
         terms = list(terms)
         while i < len(terms):
             term = terms[i]
+            if term.active is not None and not term.active(self):
+                i += 1
+                continue
             lo, hi = term.bounds()
             if not term.vars or self.value(term) == lo:
                 self._fix(term, self.value(term))
@@ -116,25 +144,16 @@ class LexSolver:
                 continue
             # Pack this term with the following ones while the weights fit.
             chunk = [term]
-            weight_span = hi - lo + 1
             j = i + 1
-            while j < len(terms):
-                lo_j, hi_j = terms[j].bounds()
-                span = hi_j - lo_j + 1
-                if weight_span * span > MAX_WEIGHT:
-                    break
-                weight_span *= span
+            while j < len(terms) and terms[j].active is None and _fits(chunk + [terms[j]]):
                 chunk.append(terms[j])
                 j += 1
             objective_vars: list[cp_model.IntVar] = []
             objective_coefs: list[int] = []
-            w = 1
-            for t in reversed(chunk):
-                lo_t, hi_t = t.bounds()
+            for t, w in zip(chunk, _weights(chunk)):
                 for c, v in zip(t.coefs, t.vars):
                     objective_vars.append(v)
                     objective_coefs.append(c * w)
-                w *= hi_t - lo_t + 1
             self.solve(cp_model.LinearExpr.weighted_sum(objective_vars, objective_coefs))
             for t in chunk:
                 val = self.value(t)

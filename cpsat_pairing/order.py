@@ -26,11 +26,11 @@ def _partner_terms(bm: BracketModel, s1: list[int], among: frozenset[int], bsn: 
     return terms
 
 
-def generation_order(bm: BracketModel, remainder_bsn: str = "original") -> None:
+def generation_order(bm: BracketModel, remainder_bsn: str = "fresh") -> None:
     """Fix the first-generated candidate among those optimal on every criterion."""
     solver = bm.solver
     model = bm.model
-    in_b = bm.in_bracket
+    residents = frozenset(bm.residents)
     mdps = [p for p in bm.bracket if p in bm.mdps]
     paired_mdps = [m for m in mdps if not solver.var_value(bm.df[m])]
     if paired_mdps:
@@ -38,7 +38,7 @@ def generation_order(bm: BracketModel, remainder_bsn: str = "original") -> None:
         solver.minimize([bm.term(f"MDP set: BSN {bm.bsn[m]} in S1", [(1, bm.df[m])]) for m in mdps])
         s1 = [m for m in mdps if not solver.var_value(bm.df[m])]
         # 4.2 on S2 (all residents): partners of S1[1], S1[2], ... as low as possible.
-        solver.minimize(_partner_terms(bm, s1, in_b, bm.bsn, "MDP-pairing"))
+        solver.minimize(_partner_terms(bm, s1, residents, bm.bsn, "MDP-pairing"))
         taken = {q for (p, q) in bm.chosen_pairs() for q in (p, q) if p in s1 or q in s1}
     else:
         taken = set()
