@@ -24,7 +24,12 @@ Pair = tuple[int, int]
 
 @dataclass
 class BracketModel:
-    """Model and variables for pairing one bracket; `solver` holds the incumbent."""
+    """Model and variables for pairing one bracket; `solver` holds the incumbent.
+
+    `players` are the players modelled pair by pair: all remaining players (the exact
+    model), or only the bracket and the next scoregroup (the lazy model), where a player
+    paired further down is an `exit` and completion is checked afterwards.
+    """
 
     state: RoundState
     remaining: list[int]  # every player still to pair, ranking order
@@ -35,9 +40,11 @@ class BracketModel:
     pab_allowed: frozenset[int]  # who may be left unpaired ([C2] and the fixed [C5])
     workers: int = 1
     pab_score: Fraction | None = None  # the [C5] score fixed for the round
+    lazy: bool = False
     model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
     x: dict[Pair, cp_model.IntVar] = field(default_factory=dict)
     u: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    exit: dict[int, cp_model.IntVar] = field(default_factory=dict)
     df: dict[int, cp_model.IntVar] = field(default_factory=dict)
     adj: dict[int, list[tuple[int, cp_model.IntVar]]] = field(default_factory=dict)
 
@@ -47,47 +54,58 @@ class BracketModel:
         self.in_bracket = frozenset(self.bracket)
         self.residents = [p for p in self.bracket if p not in self.mdps]
         self.score = {p: self.state.players[p].pairing_score for p in self.remaining}
+        if self.lazy:
+            upper = self.in_bracket | frozenset(self.next_group)
+            self.players = [p for p in self.remaining if p in upper]
+        else:
+            self.players = list(self.remaining)
+        pset = frozenset(self.players)
+        self.lower = [p for p in self.remaining if p not in pset]
         m = self.model
-        rem = self.remaining
-        for p in rem:
+        for p in self.players:
             self.adj[p] = []
-        for i, p in enumerate(rem):
-            for q in rem[i + 1 :]:
+        for i, p in enumerate(self.players):
+            for q in self.players[i + 1 :]:
                 if self.compatible(p, q):
                     v = m.new_bool_var(f"x_{p}_{q}")
                     self.x[(p, q)] = v
                     self.adj[p].append((q, v))
                     self.adj[q].append((p, v))
-        odd = len(rem) % 2
-        unpaired: list[cp_model.IntVar] = []
-        for p in rem:
+        odd = len(self.remaining) % 2
+        for p in self.players:
+            terms = [v for _, v in self.adj[p]]
+            if self.lower and any(self.compatible(p, q) for q in self.lower):
+                e = m.new_bool_var(f"exit_{p}")
+                self.exit[p] = e
+                terms.append(e)
             if odd and p in self.pab_allowed:
                 up = m.new_bool_var(f"u_{p}")
                 self.u[p] = up
-                unpaired.append(up)
-                m.add(sum(v for _, v in self.adj[p]) + up == 1)
-            else:
-                m.add(sum(v for _, v in self.adj[p]) == 1)
-        if odd:
-            m.add(sum(unpaired) == 1)
+                terms.append(up)
+            m.add(sum(terms) == 1)
+        if odd and not self.lower:
+            m.add(sum(self.u.values()) == 1)
+        elif odd:
+            m.add(sum(self.u.values()) <= 1)
+        if self.exit:
+            m.add(sum(self.exit.values()) <= len(self.lower))
         for p in self.bracket:
             d = m.new_bool_var(f"df_{p}")
             self.df[p] = d
             m.add(sum(v for q, v in self.adj[p] if self.inside(p, q)) + d == 1)
         self.add_parity_cuts()
-        all_vars = list(self.x.values()) + list(self.u.values()) + list(self.df.values())
+        all_vars = list(self.x.values()) + list(self.u.values()) + list(self.exit.values()) + list(self.df.values())
         self.solver = LexSolver(m, all_vars, workers=self.workers)
 
     def add_parity_cuts(self) -> None:
-        """Odd-set cuts: an odd set of players with no unpaired one sends a pair out.
+        """Odd-set cuts: an odd set of players, none unpaired, sends a pair out.
 
         They strengthen the matching relaxation (CP-SAT's LP sees fractional odd cycles
         otherwise); they cut off no integer solution.
         """
-        rem = self.remaining
         groups: list[list[int]] = []
         by_score: dict[Fraction, list[int]] = {}
-        for p in rem:
+        for p in self.players:
             by_score.setdefault(self.score[p], []).append(p)
         prefix: list[int] = []
         for s in sorted(by_score, reverse=True):
@@ -98,12 +116,53 @@ class BracketModel:
         seen: set[frozenset[int]] = set()
         for g in groups:
             key = frozenset(g)
-            if len(g) % 2 == 0 or key in seen or len(g) == len(rem):
+            if len(g) % 2 == 0 or key in seen or len(g) == len(self.remaining):
                 continue
             seen.add(key)
             out = [v for p in g for q, v in self.adj[p] if q not in key]
-            unp = [self.u[p] for p in g if p in self.u]
-            self.model.add(sum(out) + sum(unp) >= 1)
+            out += [self.exit[p] for p in g if p in self.exit]
+            out += [self.u[p] for p in g if p in self.u]
+            self.model.add(sum(out) >= 1)
+
+    def complete(self) -> list[Pair] | None:
+        """A complete round-pairing extending the incumbent, or None if none exists.
+
+        Exits must find partners among the lower players, who pair among themselves; at
+        most one player stays unpaired, and only one allowed the PAB ([C2], [C5]).
+        """
+        chosen = self.chosen_pairs()
+        if not self.lazy:
+            return chosen
+        exits = [p for p, v in self.exit.items() if self.solver.var_value(v)]
+        unpaired_above = any(self.solver.var_value(v) for v in self.u.values())
+        verts = exits + self.lower
+        index = {p: i for i, p in enumerate(verts)}
+        adj: list[list[int]] = [[] for _ in verts]
+        for i, p in enumerate(verts):
+            for q in self.lower:
+                j = index[q]
+                if j > i and self.compatible(p, q):
+                    adj[i].append(j)
+                    adj[j].append(i)
+        if len(verts) % 2:
+            if unpaired_above:
+                return None
+            dummy = len(verts)
+            adj.append([])
+            for q in self.lower:
+                if q in self.pab_allowed:
+                    adj[dummy].append(index[q])
+                    adj[index[q]].append(dummy)
+        from .matching import is_perfect
+
+        ok, mate = is_perfect(adj)
+        if not ok:
+            return None
+        for i, p in enumerate(verts):
+            j = mate[i]
+            if j > i and j < len(verts):
+                chosen.append((p, verts[j]))
+        return chosen
 
     # -- expressions --------------------------------------------------------------
 
@@ -137,29 +196,44 @@ class BracketModel:
     # -- reading the incumbent ---------------------------------------------------
 
     def start_from(self, pairs: Iterable[Pair]) -> bool:
-        """Take a complete matching of the remaining players as the incumbent.
+        """Take a complete round-pairing of the remaining players as the incumbent.
 
-        The previous bracket's solution, less the pairs it fixed, is such a matching: no
-        feasibility solve is needed.  Returns False when `pairs` does not fit.
+        The previous bracket's solution, less the pairs it fixed, is such a pairing: no
+        feasibility solve is needed.  Returns False when `pairs` does not fit the model.
         """
-        chosen = set()
+        pset = frozenset(self.players)
+        partner: dict[int, int] = {}
         for p, q in pairs:
-            key = (p, q) if (p, q) in self.x else (q, p)
-            if key not in self.x:
-                return False
-            chosen.add(key)
-        matched = {p for pq in chosen for p in pq}
-        unmatched = [p for p in self.remaining if p not in matched]
-        if len(unmatched) != len(self.remaining) % 2 or any(p not in self.u for p in unmatched):
+            partner[p], partner[q] = q, p
+        if sorted(partner) != sorted(partner.values()) or not set(partner) <= set(self.remaining):
             return False
-        vals = self.solver.values
-        vals.clear()
+        unmatched = [p for p in self.remaining if p not in partner]
+        if len(unmatched) != len(self.remaining) % 2 or any(p not in self.pab_allowed for p in unmatched):
+            return False
+        vals: dict[int, int] = {}
+        chosen = set()
+        for p in self.players:
+            q = partner.get(p)
+            if q is None:
+                if p not in self.u:
+                    return False
+                vals[self.u[p].index] = 1
+            elif q in pset:
+                key = (p, q) if (p, q) in self.x else (q, p)
+                if key not in self.x:
+                    return False
+                chosen.add(key)
+            else:
+                if p not in self.exit:
+                    return False
+                vals[self.exit[p].index] = 1
         for key, v in self.x.items():
             vals[v.index] = int(key in chosen)
-        for p, v in self.u.items():
-            vals[v.index] = int(p in unmatched)
         for p, v in self.df.items():
             vals[v.index] = int(not any(self.inside(*key) and p in key for key in chosen))
+        for v in self.solver.all_vars:
+            vals.setdefault(v.index, 0)
+        self.solver.values = vals
         return True
 
     def chosen_pairs(self) -> list[Pair]:

@@ -189,21 +189,16 @@ def pair(t: Tournament, rnd: int | None = None, edition: str | Edition = DEFAULT
         bracket = sorted(mdps + residents, key=st.rank_key)
         nxt = levels[i + 1] if i + 1 < len(levels) else None
         next_group = [p for p in remaining if nxt is not None and score[p] == nxt]
-        bm = BracketModel(
-            st, remaining, bracket, frozenset(mdps), next_group, ok, eligible, workers=workers, pab_score=pab_score
-        )
-        if not bm.start_from(witness):
-            try:
-                bm.solver.solve()
-            except InfeasibleError:
-                raise NoValidPairing("no complete round-pairing exists", _unpairable(st, remaining, ok, eligible))
-        terms: list[Term] = []
-        for name in ed.quality:
-            terms += REGISTRY[name](bm)
-        bm.solver.minimize(terms)
-        generation_order(bm, ed.order.get("remainder_bsn", "fresh"))
+        bm = _solve_bracket(ed, st, remaining, bracket, mdps, next_group, ok, eligible, workers, pab_score, witness, lazy=True)
         pairs, floaters = bm.bracket_result()
-        witness = [pq for pq in bm.chosen_pairs() if pq not in set(pairs)]
+        full = bm.complete()
+        if full is None:
+            # The lazy model's optimum cannot be completed: solve this bracket exactly.
+            bm = _solve_bracket(ed, st, remaining, bracket, mdps, next_group, ok, eligible, workers, pab_score, witness, lazy=False)
+            pairs, floaters = bm.bracket_result()
+            full = bm.complete()
+            assert full is not None
+        witness = [pq for pq in full if pq not in set(pairs)]
         traces.append(BracketTrace(level, residents, list(mdps), pairs, floaters, list(bm.solver.trace)))
         all_pairs += pairs
         paired = {p for pq in pairs for p in pq}
@@ -219,6 +214,41 @@ def pair(t: Tournament, rnd: int | None = None, edition: str | Edition = DEFAULT
         boards.append(Board(w, b, rule))
     boards.sort(key=lambda bd: _board_key(st, bd))
     return Pairing(rnd, ed.name, boards, bye, sorted(st.absent), traces, pab_score)
+
+
+def _solve_bracket(
+    ed: Edition,
+    st: RoundState,
+    remaining: list[int],
+    bracket: list[int],
+    mdps: list[int],
+    next_group: list[int],
+    ok,
+    eligible: frozenset[int],
+    workers: int,
+    pab_score: Fraction | None,
+    witness: list[tuple[int, int]],
+    lazy: bool,
+) -> BracketModel:
+    """Build one bracket's model, then solve its quality tiers and generation order.
+
+    The lazy model relaxes completion to "exits have some lower partner"; its optimum is
+    the exact one whenever it can be completed, because relaxing only adds candidates.
+    """
+    bm = BracketModel(
+        st, remaining, bracket, frozenset(mdps), next_group, ok, eligible, workers=workers, pab_score=pab_score, lazy=lazy
+    )
+    if not bm.start_from(witness):
+        try:
+            bm.solver.solve()
+        except InfeasibleError:
+            raise NoValidPairing("no complete round-pairing exists", _unpairable(st, remaining, ok, eligible))
+    terms: list[Term] = []
+    for name in ed.quality:
+        terms += REGISTRY[name](bm)
+    bm.solver.minimize(terms)
+    generation_order(bm, ed.order.get("remainder_bsn", "fresh"))
+    return bm
 
 
 def _board_key(st: RoundState, bd: Board) -> tuple:

@@ -1,0 +1,98 @@
+"""Maximum-cardinality matching in general graphs (Edmonds' blossom algorithm).
+
+Used to check completion ([C4]) quickly: can these players all be paired, given who
+may meet whom?  CP-SAT answers the same question, but a dedicated augmenting-path
+search from a warm start answers it in milliseconds, which matters once per bracket.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Sequence
+
+
+def max_matching(adj: Sequence[Sequence[int]], mate: list[int] | None = None) -> list[int]:
+    """Return `mate` (mate[v] = partner or -1) of a maximum matching of the graph.
+
+    `adj[v]` lists the neighbours of vertex v (0..n-1).  `mate`, if given, is a valid
+    matching to start from (it is improved in place and returned).
+    """
+    n = len(adj)
+    if mate is None:
+        mate = [-1] * n
+        for v in range(n):  # greedy start: most of the work done cheaply
+            if mate[v] == -1:
+                for w in adj[v]:
+                    if mate[w] == -1:
+                        mate[v], mate[w] = w, v
+                        break
+    for root in range(n):
+        if mate[root] == -1:
+            _augment_from(adj, mate, root)
+    return mate
+
+
+def _augment_from(adj: Sequence[Sequence[int]], mate: list[int], root: int) -> bool:
+    """Search an augmenting path from the free vertex `root` and flip it if found."""
+    n = len(adj)
+    parent = [-1] * n
+    base = list(range(n))
+    used = [False] * n
+    used[root] = True
+    queue = deque([root])
+
+    def lca(a: int, b: int) -> int:
+        seen = [False] * n
+        while True:
+            a = base[a]
+            seen[a] = True
+            if mate[a] == -1:
+                break
+            a = parent[mate[a]]
+        while True:
+            b = base[b]
+            if seen[b]:
+                return b
+            b = parent[mate[b]]
+
+    def mark_path(v: int, b: int, child: int, blossom: list[bool]) -> None:
+        while base[v] != b:
+            blossom[base[v]] = blossom[base[mate[v]]] = True
+            parent[v] = child
+            child = mate[v]
+            v = parent[mate[v]]
+
+    while queue:
+        v = queue.popleft()
+        for to in adj[v]:
+            if base[v] == base[to] or mate[v] == to:
+                continue
+            if to == root or (mate[to] != -1 and parent[mate[to]] != -1):
+                cur = lca(v, to)
+                blossom = [False] * n
+                mark_path(v, cur, to, blossom)
+                mark_path(to, cur, v, blossom)
+                for i in range(n):
+                    if blossom[base[i]]:
+                        base[i] = cur
+                        if not used[i]:
+                            used[i] = True
+                            queue.append(i)
+            elif parent[to] == -1:
+                parent[to] = v
+                if mate[to] == -1:
+                    # Flip the path root ... v - to.
+                    while to != -1:
+                        pv = parent[to]
+                        nxt = mate[pv]
+                        mate[to], mate[pv] = pv, to
+                        to = nxt
+                    return True
+                used[mate[to]] = True
+                queue.append(mate[to])
+    return False
+
+
+def is_perfect(adj: Sequence[Sequence[int]], mate: list[int] | None = None) -> tuple[bool, list[int]]:
+    m = max_matching(adj, mate)
+    return all(x != -1 for x in m), m
