@@ -298,12 +298,98 @@ def convert(
     write_output(text, output)
 
 
+# --- pair ------------------------------------------------------------------------------
+
+
+class PairFormat(StrEnum):
+    table = "table"
+    json = "json"
+    bbp = "bbp"
+    trf = "trf"
+
+
+def _edition_option() -> Any:
+    return typer.Option("--edition", "-e", help="Rule edition: dutch-2026 (default), dutch-2017, dutch-2013.")
+
+
+@app.command(epilog=EPILOG)
+@cli_errors
+def pair(
+    file: FileArg,
+    edition: Annotated[str, _edition_option()] = "dutch-2026",
+    rnd: Annotated[
+        int | None, typer.Option("--round", "-r", help="Re-pair round R from rounds 1..R-1 (absences of R kept).")
+    ] = None,
+    fmt: Annotated[
+        PairFormat | None,
+        typer.Option("--format", "-f", help="table (default on a terminal), json, bbp pair list, or trf.", case_sensitive=False),
+    ] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here (atomically).")] = None,
+) -> None:
+    """Pair the next round (or re-pair round R) by the FIDE Dutch system."""
+    from .engine import pair as engine_pair
+    from .output import bbp_pair_list, pairing_table, pairing_to_dict, trf_with_round
+
+    t = load_tournament(file)
+    try:
+        from .editions import load_edition
+
+        load_edition(edition)
+    except ValueError as exc:
+        fail(str(exc), ExitCode.INVALID_INPUT)
+    if rnd is not None and rnd < 1:
+        fail(f"{file}: --round must be at least 1", ExitCode.INVALID_INPUT)
+    if rnd is None and t.total_rounds is not None and t.rounds_played >= t.total_rounds:
+        fail(f"{file}: all {t.total_rounds} rounds are paired (use --round to re-pair one)", ExitCode.INVALID_INPUT)
+    result = engine_pair(t, rnd, edition)
+    if fmt is None:
+        fmt = PairFormat.table if (output is None and sys.stdout.isatty()) else PairFormat.bbp
+    if fmt is PairFormat.table:
+        if output is not None:
+            console = Console(record=True, width=100, file=open(os.devnull, "w"))
+            console.print(pairing_table(t, result))
+            write_output(console.export_text(), output)
+        else:
+            Console(highlight=False).print(pairing_table(t, result))
+        return
+    if fmt is PairFormat.json:
+        text = json.dumps(pairing_to_dict(t, result), indent=2, ensure_ascii=False) + "\n"
+    elif fmt is PairFormat.bbp:
+        text = bbp_pair_list(result)
+    else:
+        text = trf_with_round(t, result, "trf26" if t.dialect == "trf26" else "trf16")
+    write_output(text, output)
+
+
+def bbp_argv(argv: list[str]) -> list[str] | None:
+    """Translate bbpPairings' argv (`--dutch FILE -p [OUT]`, `-c`) to ours, else None."""
+    if "--dutch" not in argv:
+        return None
+    rest = [a for a in argv if a != "--dutch"]
+    if "-p" in rest:
+        i = rest.index("-p")
+        files = [a for a in rest[:i] if not a.startswith("-")]
+        out = rest[i + 1 : i + 2]
+        args = ["pair", *files, "--format", "bbp"]
+        if out:
+            args += ["--output", out[0]]
+        return args
+    if "-c" in rest:
+        files = [a for a in rest if not a.startswith("-")]
+        return ["check", *files]
+    return None
+
+
 # --- entry point -------------------------------------------------------------------------
 
 
 def main(argv: list[str] | None = None) -> NoReturn:
     """Console-script entry point: run the app; usage errors exit 3 (invalid input)."""
     command = typer.main.get_command(app)
+    raw = sys.argv[1:] if argv is None else argv
+    translated = bbp_argv(raw)
+    if translated is not None:
+        argv = translated
     try:
         rv = command.main(args=argv, prog_name=PROG, standalone_mode=False)
     except Exception as exc:  # click's usage errors are not public in typer; duck-type them

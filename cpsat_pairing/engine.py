@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from . import criteria as _criteria  # noqa: F401  (fills the registry)
+from . import errors
 from .bracket import BracketModel
 from .colours import allocate
 from .criteria import REGISTRY
@@ -24,12 +25,14 @@ from .state import PlayerState, PrefKind, RoundState, build_state
 from .tournament import Colour, Tournament
 
 
-class NoValidPairing(Exception):
+class NoValidPairing(errors.NoValidPairing):
     """No round-pairing satisfies the absolute criteria (the arbiter decides, 1.9.3)."""
 
     def __init__(self, message: str, players: list[int] | None = None) -> None:
-        super().__init__(message)
         self.players = players or []
+        if self.players:
+            message += "; no compatible opponent for player(s) " + ", ".join(map(str, self.players))
+        super().__init__(message)
 
 
 @dataclass(frozen=True)

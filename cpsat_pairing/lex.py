@@ -20,11 +20,17 @@ from typing import Callable, Sequence
 
 from ortools.sat.python import cp_model
 
+from .errors import ExitCode, PairingError
+
 MAX_WEIGHT = 1 << 44
 
 
-class SolveLimitError(RuntimeError):
-    """A tier was not proven optimal: the answer would not be the rules' answer."""
+class SolveLimitError(PairingError):
+    """A tier was not proven optimal: the answer would not be the rules' answer.
+
+    Never printed as a pairing: the command fails with exit 2 and says so."""
+
+    exit_code = ExitCode.UNEXPECTED
 
 
 class InfeasibleError(RuntimeError):

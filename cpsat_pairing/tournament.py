@@ -211,3 +211,21 @@ class Tournament:
                 if e is not None and (e.opponent is not None or e.result in "U+-10=WDL"):
                     last = max(last, i)
         return last
+
+
+def history(t: Tournament, rnd: int) -> Tournament:
+    """The tournament as it stood before round `rnd` was paired.
+
+    Rounds after `rnd` are dropped; round `rnd` keeps only entries that are not
+    pairings (pre-entered absences and requested byes), as an arbiter's file would.
+    """
+    from dataclasses import replace
+
+    players = []
+    for p in t.players:
+        kept = list(p.rounds[: rnd - 1])
+        e = p.entry(rnd)
+        if e is not None and e.opponent is None and e.result in "HFZ":
+            kept += [None] * (rnd - 1 - len(kept)) + [e]
+        players.append(replace(p, rounds=tuple(kept)))
+    return replace(t, players=tuple(players))

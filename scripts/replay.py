@@ -16,7 +16,7 @@ import argparse
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -95,7 +95,9 @@ def main() -> int:
     results: list[tuple[str, int, bool, float, str]] = []
     if a.jobs > 1:
         with ProcessPoolExecutor(a.jobs) as pool:
-            for res in pool.map(replay_file, tasks):
+            futures = [pool.submit(replay_file, task) for task in tasks]
+            for fut in as_completed(futures):
+                res = fut.result()
                 results += res
                 for name, rnd, ok, secs, detail in res:
                     if not ok:

@@ -1,0 +1,97 @@
+"""The 2026 engine against reference pairings, and the rules' worked cases by hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cpsat_pairing.engine import NoValidPairing, pair
+from cpsat_pairing.output import bbp_pair_list
+from cpsat_pairing.state import round_exists
+from cpsat_pairing.trf import parse_trf, read_trf
+from cpsat_pairing.tournament import Colour
+
+FIXTURES = Path(__file__).parent / "fixtures"
+CORPUS_2026 = sorted((FIXTURES / "corpus" / "dutch-2026" / "dev").glob("*.trf"))
+BBP = FIXTURES / "realtrf" / "BieremaBoyzProgramming__bbpPairings"
+
+
+def file_round(t, rnd):
+    pairs, bye = set(), None
+    for p in t.players:
+        e = p.entry(rnd)
+        if e is None:
+            continue
+        if e.result == "U":
+            bye = p.id
+        elif e.opponent is not None and e.colour is Colour.WHITE:
+            pairs.add((p.id, e.opponent))
+    return pairs, bye
+
+
+@pytest.mark.parametrize("path", CORPUS_2026, ids=lambda p: p.stem)
+def test_replay_matches_reference_engine(path: Path) -> None:
+    """Every round of a bbpPairings-6.0-paired tournament, re-paired from its history."""
+    t = read_trf(path)
+    last = max(len(p.rounds) for p in t.players)
+    checked = 0
+    for rnd in range(1, last + 1):
+        if not round_exists(t, rnd):
+            continue
+        got = pair(t, rnd)
+        assert (set(got.as_pairs()), got.bye) == file_round(t, rnd), f"round {rnd}"
+        checked += 1
+    assert checked >= 5
+
+
+@pytest.mark.parametrize("case", ["dutch_2025_C5", "dutch_2025_C9", "issue_7"])
+def test_reference_engine_regressions(case: str) -> None:
+    """bbpPairings' own tests: [C5] outranks [C6]; [C9] counts absences; forfeits are no meetings."""
+    t = read_trf(BBP / f"{case}.input")
+    expected = (BBP / f"{case}.output.expected").read_text()
+    assert bbp_pair_list(pair(t)) == expected
+
+
+def _round1(n: int, forbidden: list[tuple[int, int]] = (), rounds: int = 5) -> str:
+    lines = ["012 Hand-made bracket"]
+    for i in range(1, n + 1):
+        lines.append(f"001 {i:4d}      Player {i:<27d} {2500 - i:4d}                             0.0 {i:4d}")
+    for a, b in forbidden:
+        lines.append(f"XXP {a} {b}")
+    lines += [f"XXR {rounds}", "XXC white1"]
+    return "\n".join(lines) + "\n"
+
+
+def test_round_one_pairs_s1_with_s2_and_alternates_colours() -> None:
+    """Art. 3.3 and 5.2.5: 1-6, 2-7, ...; odd TPNs of S1 get the initial colour."""
+    p = pair(parse_trf(_round1(10)))
+    assert p.as_pairs() == [(1, 6), (7, 2), (3, 8), (9, 4), (5, 10)]
+    assert p.bye is None
+
+
+def test_transposition_order() -> None:
+    """Art. 4.2: with 1-6 forbidden the first transposition is 7-6-8-9-10."""
+    p = pair(parse_trf(_round1(10, [(1, 6)])))
+    assert {tuple(sorted(pq)) for pq in p.as_pairs()} == {(1, 7), (2, 6), (3, 8), (4, 9), (5, 10)}
+
+
+def test_exchange_when_no_transposition_works() -> None:
+    """Art. 4.3: player 5 can meet nobody of S2, so the first exchange, 5<->6, is made."""
+    forbidden = [(5, q) for q in range(6, 11)]
+    p = pair(parse_trf(_round1(10, forbidden)))
+    assert {tuple(sorted(pq)) for pq in p.as_pairs()} == {(1, 5), (2, 7), (3, 8), (4, 9), (6, 10)}
+
+
+def test_odd_field_gives_the_pab_to_the_lowest_ranked() -> None:
+    """Round 1 with 9 players: the last player takes the PAB ([C5] ties, then generation order)."""
+    p = pair(parse_trf(_round1(9)))
+    assert p.bye == 9
+    assert len(p.boards) == 4
+
+
+def test_no_valid_pairing_names_the_players() -> None:
+    """Two players who may not meet: no complete round-pairing exists."""
+    with pytest.raises(NoValidPairing) as exc:
+        pair(parse_trf(_round1(2, [(1, 2)])))
+    assert exc.value.players == [1, 2]
