@@ -22,7 +22,7 @@ from ortools.sat.python import cp_model
 
 from .errors import ExitCode, PairingError
 
-MAX_WEIGHT = 1 << 44
+MAX_WEIGHT = 1 << 30
 
 
 class SolveLimitError(PairingError):
