@@ -236,6 +236,22 @@ class BracketModel:
         self.solver.values = vals
         return True
 
+    def force(self, pairs: Iterable[Pair]) -> None:
+        """Fix the model to a given complete round-pairing (to score it on every tier)."""
+        pset = frozenset(self.players)
+        partner: dict[int, int] = {}
+        for p, q in pairs:
+            partner[p], partner[q] = q, p
+        m = self.model
+        for p in self.players:
+            q = partner.get(p)
+            if q is None:
+                m.add(self.u[p] == 1)
+            elif q in pset:
+                m.add(self.x[(p, q) if (p, q) in self.x else (q, p)] == 1)
+            else:
+                m.add(self.exit[p] == 1)
+
     def chosen_pairs(self) -> list[Pair]:
         return [k for k, v in self.x.items() if self.solver.var_value(v)]
 

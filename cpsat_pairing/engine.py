@@ -168,15 +168,60 @@ def _unpairable(st: RoundState, present: list[int], ok, eligible: frozenset[int]
     return out
 
 
-def pair(t: Tournament, rnd: int | None = None, edition: str | Edition = DEFAULT_EDITION, workers: int = 1) -> Pairing:
-    """Pair round `rnd` (default: the round after the last one played)."""
+def illegalities(
+    t: Tournament, rnd: int, pairs: list[tuple[int, int]], bye: int | None, edition: str | Edition = DEFAULT_EDITION
+) -> list[str]:
+    """The absolute criteria a given round-pairing breaks ([C1]-[C3], forbidden pairs, [C2])."""
+    ed = load_edition(edition) if isinstance(edition, str) else edition
+    st = build_state(t, rnd, ed.state_rules)
+    out = []
+    forbidden = {frozenset(fp.ids[i : i + 2]) for fp in t.forbidden if fp.applies(rnd) for i in range(len(fp.ids))}
+    for p, q in pairs:
+        a, b = st.players[p], st.players[q]
+        if q in a.opponents:
+            out.append(f"[C1] {p} and {q} have already played each other")
+        elif any(fp.applies(rnd) and p in fp.ids and q in fp.ids for fp in t.forbidden):
+            out.append(f"{p}-{q} is a forbidden pair")
+        elif (
+            not a.topscorer
+            and not b.topscorer
+            and a.pref_kind is PrefKind.ABSOLUTE
+            and b.pref_kind is PrefKind.ABSOLUTE
+            and a.pref_colour == b.pref_colour
+        ):
+            out.append(f"[C3] {p} and {q} both have an absolute preference for {a.pref_colour.name.lower()}")
+    del forbidden
+    if bye is not None and not st.players[bye].pab_eligible:
+        out.append(f"[C2] {bye} may not receive the PAB")
+    return out
+
+
+def pair(
+    t: Tournament,
+    rnd: int | None = None,
+    edition: str | Edition = DEFAULT_EDITION,
+    workers: int = 1,
+    forced: list[tuple[int, int]] | None = None,
+) -> Pairing:
+    """Pair round `rnd` (default: the round after the last one played).
+
+    With `forced` (a complete, legal round-pairing, e.g. another program's), the same
+    brackets and tiers are evaluated on that pairing instead of optimised: the trace
+    then holds its criteria values, comparable tier by tier with the engine's own.
+    """
     ed = load_edition(edition) if isinstance(edition, str) else edition
     if rnd is None:
         rnd = t.rounds_played + 1
     st = build_state(t, rnd, ed.state_rules)
     present = list(st.present)
     ok = compatibility(st, t)
-    pab_score, witness = _pab_score(st, present, ok, workers)
+    if forced is None:
+        pab_score, witness = _pab_score(st, present, ok, workers)
+    else:
+        paired = {p for pq in forced for p in pq}
+        left = [p for p in present if p not in paired]
+        pab_score = st.players[left[0]].pairing_score if left else None
+        witness = list(forced)
     eligible = frozenset(
         p for p in present if st.players[p].pab_eligible and (pab_score is None or st.players[p].pairing_score <= pab_score)
     )
@@ -192,12 +237,17 @@ def pair(t: Tournament, rnd: int | None = None, edition: str | Edition = DEFAULT
         bracket = sorted(mdps + residents, key=st.rank_key)
         nxt = levels[i + 1] if i + 1 < len(levels) else None
         next_group = [p for p in remaining if nxt is not None and score[p] == nxt]
-        bm = _solve_bracket(ed, st, remaining, bracket, mdps, next_group, ok, eligible, workers, pab_score, witness, lazy=True)
+        bm = _solve_bracket(
+            ed, st, remaining, bracket, mdps, next_group, ok, eligible, workers, pab_score, witness, lazy=True, forced=forced
+        )
         pairs, floaters = bm.bracket_result()
         full = bm.complete()
         if full is None:
             # The lazy model's optimum cannot be completed: solve this bracket exactly.
-            bm = _solve_bracket(ed, st, remaining, bracket, mdps, next_group, ok, eligible, workers, pab_score, witness, lazy=False)
+            bm = _solve_bracket(
+                ed, st, remaining, bracket, mdps, next_group, ok, eligible, workers, pab_score, witness, lazy=False,
+                forced=forced,
+            )
             pairs, floaters = bm.bracket_result()
             full = bm.complete()
             assert full is not None
@@ -232,6 +282,7 @@ def _solve_bracket(
     pab_score: Fraction | None,
     witness: list[tuple[int, int]],
     lazy: bool,
+    forced: list[tuple[int, int]] | None = None,
 ) -> BracketModel:
     """Build one bracket's model, then solve its quality tiers and generation order.
 
@@ -241,6 +292,8 @@ def _solve_bracket(
     bm = BracketModel(
         st, remaining, bracket, frozenset(mdps), next_group, ok, eligible, workers=workers, pab_score=pab_score, lazy=lazy
     )
+    if forced is not None:
+        bm.force(forced)
     if not bm.start_from(witness):
         try:
             bm.solver.solve()
