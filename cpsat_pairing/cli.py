@@ -34,8 +34,8 @@ EXAMPLE_NAME = "example"
 EPILOG = (
     "FILE may be the word 'example' (when no such file exists here) to use the bundled "
     "example tournament: 14 players, 8 of 9 rounds played.\n\n"
-    "Exit codes: 0 ok · 1 no valid pairing / discrepancies · 2 unexpected error · "
-    "3 invalid input · 4 size or time limit · 5 file access.\n\n"
+    "Exit codes: 0 ok · 1 no valid pairing · 2 unexpected error · "
+    "3 invalid input · 4 size or time limit · 5 file access · 10 check: a round differs.\n\n"
     f"Examples: {PROG} info example · {PROG} info t.trf --json · "
     f"{PROG} convert t.trf --to trf26 -o t26.trf"
 )
@@ -325,6 +325,9 @@ def pair(
         typer.Option("--format", "-f", help="table (default on a terminal), json, bbp pair list, or trf.", case_sensitive=False),
     ] = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here (atomically).")] = None,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="Also explain it: brackets, tiers, colour rules (see `explain`).")
+    ] = False,
 ) -> None:
     """Pair the next round (or re-pair round R) by the FIDE Dutch system."""
     from .engine import pair as engine_pair
@@ -344,21 +347,184 @@ def pair(
     result = engine_pair(t, rnd, edition)
     if fmt is None:
         fmt = PairFormat.table if (output is None and sys.stdout.isatty()) else PairFormat.bbp
+    extra = _explanation(t, result, edition) if explain else None
     if fmt is PairFormat.table:
         if output is not None:
             console = Console(record=True, width=100, file=open(os.devnull, "w"))
             console.print(pairing_table(t, result))
+            if extra is not None:
+                console.print(extra[1])
             write_output(console.export_text(), output)
         else:
             Console(highlight=False).print(pairing_table(t, result))
+            if extra is not None:
+                Console(highlight=False).print(extra[1])
         return
+    if extra is not None and fmt is not PairFormat.json:
+        Console(stderr=True, highlight=False).print(extra[1])  # keep stdout machine-readable
     if fmt is PairFormat.json:
-        text = json.dumps(pairing_to_dict(t, result), indent=2, ensure_ascii=False) + "\n"
+        data = pairing_to_dict(t, result)
+        if extra is not None:
+            data["explanation"] = extra[0]
+        text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     elif fmt is PairFormat.bbp:
         text = bbp_pair_list(result)
     else:
         text = trf_with_round(t, result, "trf26" if t.dialect == "trf26" else "trf16")
     write_output(text, output)
+
+
+def _explanation(t: Tournament, result: Any, edition: str) -> tuple[dict[str, Any], Any]:
+    """`explain`'s data and its rich rendering for a pairing just made."""
+    from .explain import explain as explain_pairing
+    from .explain import explanation_renderable
+
+    data = explain_pairing(t, result, edition)
+    return data, explanation_renderable(data, {p.id: p.name for p in t.players})
+
+
+def _check_edition(edition: str) -> None:
+    from .editions import load_edition
+
+    try:
+        load_edition(edition)
+    except ValueError as exc:
+        fail(str(exc), ExitCode.INVALID_INPUT)
+
+
+# --- check -------------------------------------------------------------------------------
+
+
+class CheckFormat(StrEnum):
+    table = "table"
+    json = "json"
+
+
+def _resolve_file(name: str) -> str:
+    """The word `example` (when no such file exists) names the bundled example."""
+    if name == EXAMPLE_NAME and not Path(name).exists():
+        return str(examples.path())
+    return name
+
+
+@app.command(epilog=EPILOG)
+@cli_errors
+def check(
+    files: Annotated[
+        list[str], typer.Argument(metavar="FILE...", help="Paired TRF files, or 'example'.", show_default=False)
+    ],
+    edition: Annotated[str, _edition_option()] = "dutch-2026",
+    rounds: Annotated[
+        str | None, typer.Option("--rounds", help="Only these rounds, e.g. 3-7 or 2,5,8- (default: all).")
+    ] = None,
+    fmt: Annotated[CheckFormat, typer.Option("--format", "-f", help="table or json.", case_sensitive=False)] = (
+        CheckFormat.table
+    ),
+    html: Annotated[
+        Path | None, typer.Option("--html", help="Also write a self-contained HTML report here.")
+    ] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Files checked in parallel.")] = 1,
+) -> None:
+    """Check a paired tournament: re-pair each round from the ones before and compare.
+
+    Each round gets a verdict (match, colours differ, pairs differ, illegal, no valid
+    pairing) and, when it differs, the first criterion on which the file's pairing and
+    the rules' one differ, bracket by bracket.  Exit 0 when every round matches, 10 when
+    any differs, else the error's code (3 invalid input, 5 file access, ...).
+    """
+    from .check import check_files, exit_code, file_table, parse_rounds, summary_line, summary_table, to_json
+
+    _check_edition(edition)
+    try:
+        parse_rounds(rounds)
+    except ValueError as exc:
+        fail(f"--rounds: {exc}", ExitCode.INVALID_INPUT)
+    paths = [_resolve_file(f) for f in files]
+    reports = _run_checks(paths, edition, rounds, jobs, check_files)
+    if len(reports) == 1 and reports[0]["error"]:
+        fail(reports[0]["error"], ExitCode(reports[0]["exit_code"]))
+    if html is not None:
+        from .report_html import render
+
+        write_output(render(reports, edition), html)
+    if fmt is CheckFormat.json:
+        typer.echo(json.dumps(to_json(reports, edition), indent=2, ensure_ascii=False))
+    else:
+        console = Console(highlight=False)
+        for rep in reports:
+            if rep["rounds"] and (len(reports) <= 5 or exit_code([rep]) != 0):
+                console.print(file_table(rep))
+        if len(reports) > 1:
+            console.print(summary_table(reports))
+        console.print(summary_line(reports), markup=False)
+    raise typer.Exit(exit_code(reports))
+
+
+def _run_checks(paths: list[str], edition: str, rounds: str | None, jobs: int, check_files: Any) -> list[Any]:
+    """Run the checks, with a progress bar on stderr when there is more than one file."""
+    if len(paths) <= 1:
+        return list(check_files(paths, edition, rounds, jobs))
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("check", total=len(paths))
+        return list(check_files(paths, edition, rounds, jobs, on_done=lambda _: progress.advance(task)))
+
+
+# --- explain -----------------------------------------------------------------------------
+
+
+@app.command("explain", epilog=EPILOG)
+@cli_errors
+def explain_command(
+    file: FileArg,
+    edition: Annotated[str, _edition_option()] = "dutch-2026",
+    rnd: Annotated[
+        int | None, typer.Option("--round", "-r", help="Explain round R (re-paired from rounds 1..R-1).")
+    ] = None,
+    fmt: Annotated[CheckFormat, typer.Option("--format", "-f", help="table or json.", case_sensitive=False)] = (
+        CheckFormat.table
+    ),
+    why_not: Annotated[
+        tuple[int, int] | None,
+        typer.Option("--why-not", metavar="A B", help="Why are A and B not paired? Force A-B and compare."),
+    ] = None,
+) -> None:
+    """Explain a pairing from the solver's trace: per bracket the residents, MDPs, M0,
+    MaxPairs, M1, S1, S2, Limbo, downfloaters and every non-zero tier; per board the
+    Art. 5.2 colour rule.  With --why-not A B: the first criterion that gets worse when
+    A-B is forced, or the absolute criterion that forbids it."""
+    from .engine import pair as engine_pair
+    from .explain import why_not as why_not_pairing
+    from .explain import why_not_renderable
+
+    t = load_tournament(file)
+    _check_edition(edition)
+    if rnd is not None and rnd < 1:
+        fail(f"{file}: --round must be at least 1", ExitCode.INVALID_INPUT)
+    if rnd is None:
+        if t.total_rounds is not None and t.rounds_played >= t.total_rounds:
+            fail(f"{file}: all {t.total_rounds} rounds are paired (use --round to explain one)", ExitCode.INVALID_INPUT)
+        rnd = t.rounds_played + 1
+    if why_not is not None:
+        a, b = why_not
+        ids = {p.id for p in t.players}
+        unknown = [x for x in (a, b) if x not in ids]
+        if unknown or a == b:
+            fail(f"{file}: --why-not needs two different players of the file"
+                 + (f" (no player {', '.join(map(str, unknown))})" if unknown else ""), ExitCode.INVALID_INPUT)
+        data = why_not_pairing(t, rnd, a, b, edition)
+        if fmt is CheckFormat.json:
+            typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        else:
+            Console(highlight=False).print(why_not_renderable(data))
+        return
+    data, renderable = _explanation(t, engine_pair(t, rnd, edition), edition)
+    if fmt is CheckFormat.json:
+        typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        Console(highlight=False).print(renderable)
 
 
 def bbp_argv(argv: list[str]) -> list[str] | None:

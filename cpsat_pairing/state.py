@@ -40,7 +40,8 @@ class StateRules:
     unplayed_downfloat: str = "points"  # "points" | "always"
     # Which earlier rounds make a player ineligible for the PAB.
     # "win_points": a PAB, or a win's points in one round without playing (2026 [C2]);
-    # "pab_or_forfeit_win": a PAB or a forfeit win / full-point bye (2017 C.2);
+    # "pab_or_forfeit_win": a PAB or a forfeit win (2017 C.2; a full-point bye does not
+    # count, as in the reference engines);
     # "any_points": any points without playing (2013 B.1.b).
     bye_rule: str = "win_points"
 
@@ -212,7 +213,7 @@ def build_state(t: Tournament, rnd: int, rules: StateRules = StateRules()) -> Ro
             eligible = not had_pab and not won_without_playing
         elif rules.bye_rule == "pab_or_forfeit_win":
             eligible = not had_pab and not any(
-                (e := p.entry(r)) is not None and not e.played and e.result in "+F"
+                (e := p.entry(r)) is not None and not e.played and e.result == "+"
                 for r in range(1, rnd)
             )
         else:

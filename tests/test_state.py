@@ -1,0 +1,119 @@
+"""Definitions of Art. 1 on hand-made histories: colour preference, floats, PAB eligibility."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from cpsat_pairing.state import Float, PrefKind, StateRules, build_state
+from cpsat_pairing.tournament import Colour, Player, RoundEntry, Tournament
+
+W, B = Colour.WHITE, Colour.BLACK
+
+
+def game(opp: int, colour: Colour, result: str) -> RoundEntry:
+    return RoundEntry(opp, colour, result)
+
+
+def bye(code: str) -> RoundEntry:
+    return RoundEntry(None, None, code)
+
+
+def one_player(history: list[RoundEntry | None], total: int = 9) -> Tournament:
+    """Player 1 with `history`; opponents 2.. exist with mirrored blocks."""
+    mirror = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+"}
+    players = [Player(1, "A", rounds=tuple(history))]
+    for r, e in enumerate(history, start=1):
+        rounds: list[RoundEntry | None] = [None] * len(history)
+        if e is not None and e.opponent is not None:
+            rounds[r - 1] = RoundEntry(1, e.colour.opposite if e.colour else None, mirror[e.result])
+            players.append(Player(e.opponent, f"O{e.opponent}", rounds=tuple(rounds)))
+    return Tournament(players=tuple(players), total_rounds=total)
+
+
+def colours(seq: str) -> list[RoundEntry | None]:
+    """'WB-W' → games with those colours ('-' a half-point bye); opponents 2, 3, ..."""
+    out: list[RoundEntry | None] = []
+    for i, c in enumerate(seq):
+        out.append(bye("H") if c == "-" else game(i + 2, W if c == "W" else B, "="))
+    return out
+
+
+@pytest.mark.parametrize(
+    "seq, kind, colour",
+    [
+        ("", PrefKind.NONE, None),  # 1.7.4 no game yet
+        ("W", PrefKind.STRONG, B),  # CD = +1
+        ("WB", PrefKind.MILD, W),  # CD = 0: alternate from the last game
+        ("WW", PrefKind.ABSOLUTE, B),  # same colour twice running
+        ("BWW", PrefKind.ABSOLUTE, B),  # last two the same
+        ("WBWW", PrefKind.ABSOLUTE, B),  # CD = +2
+        ("BWBW-", PrefKind.MILD, B),  # unplayed rounds do not count (BWBuW ≡ uBWBW)
+        ("BW-W", PrefKind.ABSOLUTE, B),  # W, bye, W is a repetition once the bye is removed
+        ("BBWW", PrefKind.ABSOLUTE, B),  # CD 0 but last two White
+    ],
+)
+def test_colour_preference(seq: str, kind: PrefKind, colour: Colour | None) -> None:
+    t = one_player(colours(seq))
+    ps = build_state(t, len(seq) + 1).players[1]
+    assert ps.pref_kind is kind
+    assert ps.pref_colour == colour
+
+
+def test_absolute_by_colour_difference_wins_over_repetition() -> None:
+    """|CD| > 1 decides before the repetition rule: WWWBB has CD +1... WWWWBB has CD +2 → Black."""
+    ps = build_state(one_player(colours("WWWWBB")), 7).players[1]
+    assert ps.cd == 2
+    assert ps.pref_colour is B
+
+
+def _floats_2026_vs_2017(history: list[RoundEntry | None]) -> tuple[tuple[Float, ...], tuple[Float, ...]]:
+    t = one_player(history)
+    rnd = len(history) + 1
+    new = build_state(t, rnd).players[1].floats
+    old = build_state(t, rnd, StateRules(unplayed_downfloat="always", bye_rule="pab_or_forfeit_win")).players[1].floats
+    return new, old
+
+
+def test_unplayed_rounds_float_by_edition() -> None:
+    """2026 Art. 1.4.3: PAB, HPB, forfeit win downfloat; ZPB and forfeit loss do not.
+    2017 A.4.b: every unplayed round is a downfloat."""
+    hist = [bye("U"), bye("H"), bye("Z"), game(5, W, "+"), game(6, B, "-")]
+    new, old = _floats_2026_vs_2017(hist)
+    assert new == (Float.DOWN, Float.DOWN, Float.NONE, Float.DOWN, Float.NONE)
+    assert old == (Float.DOWN,) * 5
+
+
+def test_played_game_floats_compare_scores_before_the_round() -> None:
+    """1.4.2: the higher scorer downfloats, the lower upfloats; equal scores: no float."""
+    a = Player(1, "A", rounds=(game(2, W, "1"), game(3, B, "1"), game(4, W, "0")))
+    b = Player(2, "B", rounds=(game(1, B, "0"), None, None))
+    c = Player(3, "C", rounds=(bye("U"), game(1, W, "0"), None))  # 1 point before round 2, like A
+    d = Player(4, "D", rounds=(bye("U"), bye("U"), game(1, B, "1")))  # 2 points before round 3, like A
+    st = build_state(Tournament(players=(a, b, c, d), total_rounds=5), 4)
+    assert st.players[1].floats == (Float.NONE, Float.NONE, Float.NONE)
+    t2 = Tournament(players=(a, b, c, Player(4, "D", rounds=(bye("Z"), bye("Z"), game(1, B, "1")))), total_rounds=5)
+    assert build_state(t2, 4).players[1].floats == (Float.NONE, Float.NONE, Float.DOWN)
+    assert build_state(t2, 4).players[4].floats == (Float.NONE, Float.NONE, Float.UP)
+
+
+@pytest.mark.parametrize(
+    "code, eligible_2026, eligible_2017",
+    [("U", False, False), ("F", False, True), ("+", False, False), ("H", True, True), ("Z", True, True)],
+)
+def test_pab_eligibility(code: str, eligible_2026: bool, eligible_2017: bool) -> None:
+    """[C2] 2026: no PAB after a win's points without playing; 2017 C.2: after a PAB or forfeit win."""
+    entry = game(2, W, "+") if code == "+" else bye(code)
+    t = one_player([entry])
+    assert build_state(t, 2).players[1].pab_eligible is eligible_2026
+    rules = StateRules(unplayed_downfloat="always", bye_rule="pab_or_forfeit_win")
+    assert build_state(t, 2, rules).players[1].pab_eligible is eligible_2017
+
+
+def test_topscorer_only_in_the_last_round() -> None:
+    """1.8: more than half the maximum score, only when pairing the final round."""
+    hist = [game(2, W, "1"), game(3, B, "1")]
+    assert build_state(one_player(hist, total=3), 3).players[1].topscorer
+    assert not build_state(one_player(hist, total=4), 3).players[1].topscorer
+    assert build_state(one_player(hist, total=3), 3).players[1].score == Fraction(2)
