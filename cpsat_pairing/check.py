@@ -24,6 +24,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from rich import box
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -110,7 +111,7 @@ def tier_label(name: str) -> str:
 
 def is_quality(name: str) -> bool:
     """Quality criteria are named after their [Cn]; everything else is generation order."""
-    return bool(_QUALITY.match(name)) or name.startswith("C5")
+    return bool(_QUALITY.match(name))
 
 
 def _aligned(a: Sequence[tuple[str, int]], b: Sequence[tuple[str, int]]) -> list[tuple[str, int, int]]:
@@ -180,14 +181,35 @@ def differing_tiers(ours: BracketTrace, other: BracketTrace) -> list[tuple[str, 
     return [(n, r, o) for n, r, o in _aligned(ours.tiers, other.tiers) if r != o]
 
 
-def _values(rules: Any, other: Any, quality: bool) -> tuple[str, str, str]:
-    """Values as a reader expects them: counts that the rules maximise (stored negated,
-    e.g. [C8] pairs) are shown positive with '(more is better)'."""
-    if quality and isinstance(rules, int) and isinstance(other, int) and rules <= 0 and other <= 0:
-        return str(-other), str(-rules), " (more is better)"
-    show = (lambda v: "none" if v is None else format_points(Fraction(v))) if isinstance(rules, float) or isinstance(
-        other, float) else str
-    return show(other), show(rules), ""
+def relevant_tiers(diff: dict[str, Any], ours: BracketTrace, other: BracketTrace) -> list[tuple[str, int, int]]:
+    """The differing tiers worth showing: only criteria when a criterion decided (the
+    generation order below it no longer matters), all of them otherwise."""
+    rows = differing_tiers(ours, other)
+    return [x for x in rows if is_quality(x[0])] if diff["kind"] == "quality" else rows
+
+
+# Tiers the solver maximises by minimising a negated count, and what that count is.
+_NEGATED = {"exchange: players moved": "exchange: original S1 players kept in S1"}
+
+
+def shown(name: str, rules: int, other: int) -> tuple[str, int, int, str]:
+    """(label, rules, other, note) as a reader expects them: counts the rules maximise
+    (solved negated, e.g. [C8] pairs, the S1 players an exchange keeps) shown positive
+    with '(more is better)'; everything else as solved (lower is better)."""
+    if min(rules, other) < 0 and max(rules, other) <= 0:
+        label = tier_label(_NEGATED.get(name, name))
+        return label, -rules, -other, " (more is better)"
+    return tier_label(name), rules, other, ""
+
+
+def side_row(name: str, rules: int, other: int) -> tuple[str, int, int]:
+    """(label, rules, other) for a side-by-side table."""
+    label, r, o, note = shown(name, rules, other)
+    return label + note, r, o
+
+
+def _pab(score: float | None) -> str:
+    return "none" if score is None else format_points(Fraction(score))
 
 
 def describe(diff: dict[str, Any] | None, other_name: str = "file", rules_name: str = "rules") -> str:
@@ -202,8 +224,11 @@ def describe(diff: dict[str, Any] | None, other_name: str = "file", rules_name: 
         return f"{where}the brackets differ (other residents or MDPs) with every tier above equal"
     if kind == "undetermined":
         return f"{where}different pairs with every tier equal (the generation order does not separate them)"
-    o, r, note = _values(diff["rules"], diff["other"], kind != "generation")
-    values = f"{diff['label']} — {other_name} {o}, {rules_name} {r}{note}"
+    if kind == "pab":
+        label, r, o, note = diff["label"], _pab(diff["rules"]), _pab(diff["other"]), ""
+    else:
+        label, r, o, note = shown(diff["tier"], diff["rules"], diff["other"])
+    values = f"{label} — {other_name} {o}, {rules_name} {r}{note}"
     if kind == "generation":
         if diff["other_better"]:
             return (f"{where}same quality on every criterion, but the {other_name}'s pairing is generated first "
@@ -256,12 +281,19 @@ def compare_boards(ours: Pairing, fr: FileRound) -> dict[str, Any]:
 
 
 def _colour_text(colours: list[dict[str, Any]]) -> str:
+    """The boards with other colours (the first two, then a count); when every one was
+    decided by TPN parity (Art. 5.2.5), the initial colour is the likely culprit."""
     parts = [
         f"board {c['board']} {c['white']}-{c['black']}: the file gives White to {c['file_white']}; "
         f"Art. {c['colour_rule']} gives it to {c['white']}"
-        for c in colours
+        for c in colours[:2]
     ]
-    return "; ".join(parts)
+    text = "; ".join(parts)
+    if len(colours) > 2:
+        text += f"; and {len(colours) - 2} more boards"
+    if len(colours) > 1 and all(c["colour_rule"].startswith("5.2.5") for c in colours):
+        text += " (all by TPN parity: is the initial colour, XXC/152, right?)"
+    return text
 
 
 def _result(rnd: int, verdict: str, **details: Any) -> dict[str, Any]:
@@ -274,14 +306,18 @@ def _result(rnd: int, verdict: str, **details: Any) -> dict[str, Any]:
 def check_round(t: Tournament, rnd: int, edition: Edition) -> dict[str, Any]:
     """Pair round `rnd` from rounds 1..rnd-1 and compare it with the file's round."""
     t0 = time.perf_counter()
-    fr = file_round(t, rnd)
-    st = build_state(t, rnd, edition.state_rules)
-    file_side = {"boards": [{"board": i, "white": w, "black": b, "colours": frozenset((w, b)) not in fr.colourless}
-                            for i, (w, b) in enumerate(board_order(st, fr.pairs), start=1)], "bye": fr.bye}
+    file_side: dict[str, Any] | None = None
     try:
+        fr = file_round(t, rnd)
+        st = build_state(t, rnd, edition.state_rules)
+        file_side = {"boards": [{"board": i, "white": w, "black": b, "colours": frozenset((w, b)) not in fr.colourless}
+                                for i, (w, b) in enumerate(board_order(st, fr.pairs), start=1)], "bye": fr.bye}
         res = _check_round(t, rnd, edition, fr, file_side)
     except PairingError as exc:
         res = _result(rnd, ERROR, summary=str(exc), error=str(exc), file=file_side, exit_code=int(exc.exit_code))
+    except Exception as exc:  # a check reports every round, it does not stop at one
+        text = f"unexpected error: {type(exc).__name__}: {exc}"
+        res = _result(rnd, ERROR, summary=text, error=text, file=file_side, exit_code=int(ExitCode.UNEXPECTED))
     res["seconds"] = round(time.perf_counter() - t0, 3)
     return res
 
@@ -338,7 +374,7 @@ def _score_file(
     if diff is not None and diff.get("bracket") is not None:
         for a, b in zip(ours.brackets, theirs.brackets):
             if _pts(a.score) == diff["bracket"] and _composition(a, b):
-                side = [[tier_label(n), o, r] for n, r, o in differing_tiers(a, b)]
+                side = [[label, o, r] for label, r, o in (side_row(*x) for x in relevant_tiers(diff, a, b))]
                 break
     return diff, side
 
@@ -367,7 +403,9 @@ def parse_rounds(spec: str | None) -> Callable[[int], bool]:
     return lambda r: any(lo <= r <= hi for lo, hi in ranges)
 
 
-def check_tournament(t: Tournament, edition: str | Edition = "dutch-2026", rounds: str | None = None) -> list[dict[str, Any]]:
+def check_tournament(
+    t: Tournament, edition: str | Edition = "dutch-2026", rounds: str | None = None
+) -> list[dict[str, Any]]:
     """Every round the file holds (within `rounds`), checked in order."""
     ed = load_edition(edition) if isinstance(edition, str) else edition
     wanted = parse_rounds(rounds)
@@ -484,17 +522,20 @@ def file_table(rep: dict[str, Any]) -> Group:
     return Group(Text(rep["file"], style="bold"), table)
 
 
+_SHORT = {COLOURS_DIFFER: "colours", PAIRS_DIFFER: "pairs", NO_VALID_PAIRING: "no pairing"}
+
+
 def summary_table(reports: Sequence[dict[str, Any]]) -> Table:
     """Many files: one line each, rounds per verdict."""
-    table = Table(title="summary", title_justify="left")
-    table.add_column("file", overflow="fold")
+    table = Table(title="summary", title_justify="left", box=box.SIMPLE_HEAD)
+    table.add_column("file", overflow="fold", min_width=12)
     table.add_column("rounds", justify="right")
     for v in VERDICTS:
-        table.add_column(v, justify="right")
+        table.add_column(_SHORT.get(v, v), justify="right", no_wrap=True)
     for rep in reports:
         if rep["error"]:
-            table.add_row(Text(rep["file"]), "-", *[""] * (len(VERDICTS) - 1), Text(rep["error"]))
+            table.add_row(Text(Path(rep["file"]).name), "-", *[""] * (len(VERDICTS) - 1), Text(rep["error"]))
             continue
         c = counts([rep])
-        table.add_row(Text(rep["file"]), str(c["rounds"]), *[str(c[v]) if c[v] else "" for v in VERDICTS])
+        table.add_row(Text(Path(rep["file"]).name), str(c["rounds"]), *[str(c[v]) if c[v] else "" for v in VERDICTS])
     return table

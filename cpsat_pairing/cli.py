@@ -407,7 +407,16 @@ def _resolve_file(name: str) -> str:
     return name
 
 
-@app.command(epilog=EPILOG)
+CHECK_HELP = (
+    "Check a paired tournament: re-pair each round from the ones before and compare.\n\n"
+    "Each round gets a verdict (match, colours differ, pairs differ, illegal, no valid pairing) and, when "
+    "it differs, the first criterion on which the file's pairing and the rules' one differ, bracket by "
+    "bracket. Exit 0 when every round matches, 10 when any differs, else the error's code "
+    "(3 invalid input, 5 file access, ...)."
+)
+
+
+@app.command(epilog=EPILOG, help=CHECK_HELP)
 @cli_errors
 def check(
     files: Annotated[
@@ -425,13 +434,7 @@ def check(
     ] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Files checked in parallel.")] = 1,
 ) -> None:
-    """Check a paired tournament: re-pair each round from the ones before and compare.
-
-    Each round gets a verdict (match, colours differ, pairs differ, illegal, no valid
-    pairing) and, when it differs, the first criterion on which the file's pairing and
-    the rules' one differ, bracket by bracket.  Exit 0 when every round matches, 10 when
-    any differs, else the error's code (3 invalid input, 5 file access, ...).
-    """
+    """Check every round of the files (see CHECK_HELP)."""
     from .check import check_files, exit_code, file_table, parse_rounds, summary_line, summary_table, to_json
 
     _check_edition(edition)
@@ -475,7 +478,20 @@ def _run_checks(paths: list[str], edition: str, rounds: str | None, jobs: int, c
 # --- explain -----------------------------------------------------------------------------
 
 
-@app.command("explain", epilog=EPILOG)
+EXPLAIN_HELP = (
+    "Explain a pairing from the solver's trace: per bracket the residents, MDPs, M0, MaxPairs, M1, S1, S2, "
+    "Limbo, downfloaters and every non-zero tier; per board the Art. 5.2 colour rule.\n\n"
+    "With --why-not A B: the first criterion that gets worse when A-B is forced, or the absolute "
+    "criterion that forbids it."
+)
+
+
+@app.command(
+    "explain",
+    epilog=EPILOG,
+    help=EXPLAIN_HELP,
+    short_help="Explain a round: brackets, tiers, colour rules; --why-not A B.",
+)
 @cli_errors
 def explain_command(
     file: FileArg,
@@ -491,10 +507,7 @@ def explain_command(
         typer.Option("--why-not", metavar="A B", help="Why are A and B not paired? Force A-B and compare."),
     ] = None,
 ) -> None:
-    """Explain a pairing from the solver's trace: per bracket the residents, MDPs, M0,
-    MaxPairs, M1, S1, S2, Limbo, downfloaters and every non-zero tier; per board the
-    Art. 5.2 colour rule.  With --why-not A B: the first criterion that gets worse when
-    A-B is forced, or the absolute criterion that forbids it."""
+    """Explain one round (see EXPLAIN_HELP)."""
     from .engine import pair as engine_pair
     from .explain import why_not as why_not_pairing
     from .explain import why_not_renderable

@@ -27,7 +27,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from .check import describe, differing_tiers, first_difference, tier_label
+from .check import describe, first_difference, relevant_tiers, shown, side_row
 from .editions import Edition, load_edition
 from .engine import BracketTrace, NoValidPairing, Pairing, illegalities, pair
 from .state import RoundState, build_state
@@ -43,6 +43,13 @@ def _split(st: RoundState, players: list[int], pairs: list[tuple[int, int]]) -> 
     """S1 = the higher-ranked player of each pair, S2 = everybody else (ranking order)."""
     s1 = [min(pq, key=st.rank_key) for pq in pairs]
     return _ranked(st, s1), _ranked(st, [p for p in players if p not in s1])
+
+
+def _tier(name: str, value: int) -> dict[str, Any]:
+    """A tier's value as solved (lower is better) and as shown: counts the rules
+    maximise, such as [C8]'s pairs, are solved negated and shown positive."""
+    label, v, _, note = shown(name, value, value)
+    return {"tier": name, "label": label, "value": value, "shown": f"{v}{note}"}
 
 
 def explain_bracket(st: RoundState, br: BracketTrace) -> dict[str, Any]:
@@ -62,7 +69,7 @@ def explain_bracket(st: RoundState, br: BracketTrace) -> dict[str, Any]:
         "limbo": limbo,
         "pairs": [list(pq) for pq in br.pairs],
         "downfloaters": list(br.downfloaters),
-        "tiers": [{"tier": n, "label": tier_label(n), "value": v} for n, v in br.tiers if v],
+        "tiers": [_tier(n, v) for n, v in br.tiers if v],
     }
     if m1:
         out["S1"], out["S2"] = m1, _ranked(st, br.residents)
@@ -102,13 +109,6 @@ def _forbid_others(t: Tournament, rnd: int, a: int, b: int, present: list[int]) 
     return replace(t, forbidden=t.forbidden + extra)
 
 
-def _without(t: Tournament, rnd: int, gone: tuple[int, int]) -> Tournament:
-    """A copy where A and B sit round `rnd` out (a pre-entered zero-point bye)."""
-    byes = {k: dict(v) for k, v in t.byes.items()}
-    byes.setdefault(rnd, {}).update({p: "Z" for p in gone})
-    return replace(t, byes=byes)
-
-
 def _has(p: Pairing, a: int, b: int) -> bool:
     return any({w, bl} == {a, b} for w, bl in p.as_pairs())
 
@@ -141,38 +141,32 @@ def why_not(t: Tournament, rnd: int, a: int, b: int, edition: str | Edition = "d
     if forced is None:
         out.update(status="impossible", reason=f"no complete round-pairing contains {a}-{b} ([C4] completion)")
         return out
-    approx, pairs = forced
+    pairs = forced
     out["forced_pairs"] = [list(pq) for pq in pairs]
     theirs = pair(t, rnd, ed, forced=pairs)
     diff = first_difference(ours, theirs)
     name = f"with {a}-{b}"
     out.update(status="worse", difference=diff, reason=describe(diff, other_name=name))
-    if approx:
-        out["reason"] += f" (a pairing with {a}-{b}, not proven the best one: the engine gave the PAB instead)"
     if diff is not None and diff.get("bracket") is not None:
         for x, y in zip(ours.brackets, theirs.brackets):
             if format_points(x.score) == diff["bracket"]:
-                out["side_by_side"] = [{"tier": tier_label(n), "rules": r, name: o} for n, r, o in differing_tiers(x, y)]
+                rows = (side_row(*d) for d in relevant_tiers(diff, x, y))
+                out["side_by_side"] = [{"tier": label, "rules": r, name: o} for label, r, o in rows]
                 break
     return out
 
 
 def _best_with(
     t: Tournament, rnd: int, a: int, b: int, ed: Edition, present: list[int]
-) -> tuple[bool, list[tuple[int, int]]] | None:
-    """The engine's pairing when A and B may meet only each other; if it gives one of
-    them the PAB instead, the others' pairing plus A-B (flagged approximate)."""
+) -> list[tuple[int, int]] | None:
+    """The rules' pairing when A and B may meet nobody else.  Neither can take the PAB
+    either: the other would be left without an opponent, so every valid round-pairing
+    of the copy contains A-B, and the engine returns the best of them."""
     try:
         alt = pair(_forbid_others(t, rnd, a, b, present), rnd, ed)
-        if _has(alt, a, b):
-            return False, alt.as_pairs()
     except NoValidPairing:
         return None
-    try:
-        rest = pair(_without(t, rnd, (a, b)), rnd, ed)
-    except NoValidPairing:
-        return None
-    return True, rest.as_pairs() + [(a, b)]
+    return alt.as_pairs() if _has(alt, a, b) else None
 
 
 # --- rich renderings --------------------------------------------------------------------
@@ -200,7 +194,7 @@ def explanation_renderable(data: dict[str, Any], names: dict[int, str] | None = 
             rows += [("remainder S1", _ids(br["remainder"]["S1"])), ("remainder S2", _ids(br["remainder"]["S2"]))]
         rows += [("Limbo", _ids(br["limbo"])), ("pairs", ", ".join(f"{p}-{q}" for p, q in br["pairs"]) or "-"),
                  ("downfloaters", _ids(br["downfloaters"]))]
-        rows += [(t["label"], str(t["value"])) for t in br["tiers"]]
+        rows += [(t["label"], t["shown"]) for t in br["tiers"]]
         for k, v in rows:
             table.add_row(Text(k), Text(v))
         items.append(table)

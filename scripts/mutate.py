@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import tempfile
 import zlib
 from dataclasses import replace
 from pathlib import Path

@@ -1,0 +1,209 @@
+"""`check`: reference-paired files match round by round; tampered rounds are caught
+at the right round with a reason; JSON and HTML reports are well-formed."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from typer.testing import CliRunner
+
+from cpsat_pairing.check import VERDICTS, describe, parse_rounds
+from cpsat_pairing.cli import app, main
+from cpsat_pairing.trf import read_trf, write_trf
+
+ROOT = Path(__file__).resolve().parents[1]
+DEV = ROOT / "tests/fixtures/corpus/dutch-2026/dev"
+SMALL = [DEV / f"{name}.trf" for name in ("t000149", "t000084", "t000044")]  # 8, 11, 15 players
+WITH_BYES = DEV / "t000044.trf"
+
+runner = CliRunner()
+
+
+def _mutate_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("mutate", ROOT / "scripts/mutate.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+mutate = _mutate_module()
+
+
+def _check_json(*args: str) -> tuple[int, dict]:
+    result = runner.invoke(app, ["check", *args, "--format", "json"])
+    assert "Traceback" not in result.output
+    return result.exit_code, json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("path", SMALL, ids=lambda p: p.stem)
+def test_reference_files_match_every_round(path: Path) -> None:
+    code, data = _check_json(str(path))
+    rounds = data["files"][0]["rounds"]
+    assert code == 0 and data["exit_code"] == 0
+    assert [r["verdict"] for r in rounds] == ["match"] * len(rounds) and len(rounds) >= 5
+
+
+def test_table_output_and_summary_line() -> None:
+    result = runner.invoke(app, ["check", str(SMALL[0])])
+    assert result.exit_code == 0
+    assert "7/7 rounds match; 1 file" in result.stdout
+
+
+def test_bbp_argv_check(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["--dutch", str(SMALL[0]), "-c"])
+    assert info.value.code == 0
+    assert "rounds match" in capsys.readouterr().out
+
+
+def _mutated(tmp_path: Path, kind: str) -> tuple[Path, int]:
+    """One tampered copy of WITH_BYES, and the round that was tampered with."""
+    t = read_trf(WITH_BYES)
+    rnd = 3
+    if kind == "swap opponents":
+        m = mutate.swap_opponents(t, rnd, 0, 1)
+    elif kind == "swap colours":
+        m = mutate.swap_colours(t, rnd, 1)
+    else:
+        rnd = next(r for r in range(2, 6) if mutate.file_round(t, r).bye is not None)
+        m = mutate.move_bye(t, rnd, 0)
+    path = tmp_path / f"{kind.replace(' ', '-')}.trf"
+    path.write_text(write_trf(m, t.dialect))
+    return path, rnd
+
+
+@pytest.mark.parametrize("kind", ["swap opponents", "swap colours", "move bye"])
+def test_mutated_round_is_flagged_with_a_reason(tmp_path: Path, kind: str) -> None:
+    path, rnd = _mutated(tmp_path, kind)
+    code, data = _check_json(str(path))
+    assert code == 10
+    by_round = {r["round"]: r for r in data["files"][0]["rounds"]}
+    assert all(by_round[r]["verdict"] == "match" for r in by_round if r < rnd)
+    flagged = by_round[rnd]
+    assert flagged["verdict"] != "match" and flagged["summary"]
+    if flagged["verdict"] == "illegal":
+        assert flagged["illegalities"] and flagged["illegalities"][0].startswith("[C")
+    elif flagged["verdict"] == "colours differ":
+        assert kind == "swap colours"
+        (board,) = flagged["boards"]["colours"]
+        assert board["colour_rule"].startswith("5.2.") and board["white"] == board["file_black"]
+    else:
+        assert flagged["verdict"] == "pairs differ"
+        assert flagged["difference"]["tier"] is not None or flagged["difference"]["kind"] == "composition"
+        assert flagged["boards"]["rules_only"] or not flagged["boards"]["bye"]
+
+
+def test_move_bye_names_c5(tmp_path: Path) -> None:
+    """A PAB given to a player with a higher score than necessary loses on [C5]."""
+    t = read_trf(WITH_BYES)
+    path = tmp_path / "bye.trf"
+    path.write_text(write_trf(mutate.move_bye(t, 4, 0), t.dialect))
+    code, data = _check_json(str(path), "--rounds", "4")
+    (r,) = data["files"][0]["rounds"]
+    assert code == 10 and r["verdict"] == "pairs differ"
+    assert r["difference"]["tier"] == "C5 PAB score" and r["difference"]["file"] > r["difference"]["rules"]
+    assert r["summary"].startswith("[C5] PAB score — file ")
+
+
+def test_json_structure(tmp_path: Path) -> None:
+    path, _ = _mutated(tmp_path, "swap opponents")
+    code, data = _check_json(str(SMALL[0]), str(path), "--rounds", "2-4")
+    assert code == 10
+    assert set(data) >= {"schema", "edition", "summary", "exit_code", "files"}
+    assert data["summary"]["files"] == 2 and data["summary"]["rounds"] == 6
+    for rep in data["files"]:
+        assert isinstance(rep["file"], str) and rep["error"] is None
+        assert [r["round"] for r in rep["rounds"]] == [2, 3, 4]
+        for r in rep["rounds"]:
+            assert isinstance(r["round"], int) and r["verdict"] in VERDICTS
+            assert {"summary", "difference", "illegalities", "rules", "file", "boards"} <= set(r)
+            assert all("colour_rule" in b for b in r["rules"]["boards"])
+
+
+def test_jobs_and_progress(tmp_path: Path) -> None:
+    path, _ = _mutated(tmp_path, "swap colours")
+    result = runner.invoke(app, ["check", str(SMALL[0]), str(path), "--jobs", "2", "--rounds", "1-3"])
+    assert result.exit_code == 10, result.output
+    assert "summary" in result.stdout and "5/6 rounds match, 1 colours differ; 2 files" in result.stdout
+
+
+class StrictHTML(HTMLParser):
+    """Well-formedness: every non-void element closed in order; collects sections and URLs."""
+
+    VOID = {"meta", "br", "hr", "img", "link", "input", "col", "wbr", "area", "base", "source"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[str] = []
+        self.errors: list[str] = []
+        self.sections: list[dict[str, str | None]] = []
+        self.urls: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        self.urls += [v for k, v in attrs if k in ("href", "src") and v]
+        if tag == "section":
+            self.sections.append(a)
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append(f"unexpected </{tag}> (open: {self.stack[-3:]})")
+        else:
+            self.stack.pop()
+
+
+def test_html_report(tmp_path: Path) -> None:
+    path, rnd = _mutated(tmp_path, "swap opponents")
+    report = tmp_path / "report.html"
+    result = runner.invoke(app, ["check", str(path), str(SMALL[0]), "--html", str(report)])
+    assert result.exit_code == 10
+    text = report.read_text(encoding="utf-8")
+    parser = StrictHTML()
+    parser.feed(text)
+    parser.close()
+    assert text.startswith("<!DOCTYPE html>")
+    assert parser.errors == [] and parser.stack == []
+    assert not re.search(r"https?://", text) and all(u.startswith("#") for u in parser.urls)
+    rounds = [s for s in parser.sections if s.get("class") == "round"]
+    assert len(rounds) == 5 + 7 and len({s["id"] for s in rounds}) == len(rounds)
+    assert 'class="pairdiff"' in text or 'class="coldiff"' in text
+
+
+def test_errors_keep_their_exit_codes(tmp_path: Path) -> None:
+    assert runner.invoke(app, ["check", str(tmp_path / "missing.trf")]).exit_code == 5
+    bad = tmp_path / "bad.trf"
+    bad.write_text("012 Broken\n001    1      A" + " " * 66 + "1.0" + " " * 10 + "9 w 1\n")
+    result = runner.invoke(app, ["check", str(bad)])
+    assert result.exit_code == 3 and "opponent 9" in result.stderr
+    assert runner.invoke(app, ["check", str(SMALL[0]), "--edition", "dutch-1900"]).exit_code == 3
+    assert runner.invoke(app, ["check", str(SMALL[0]), "--rounds", "5-2"]).exit_code == 3
+
+
+def test_parse_rounds() -> None:
+    keep = parse_rounds("2,4-5,9-")
+    assert [r for r in range(1, 12) if keep(r)] == [2, 4, 5, 9, 10, 11]
+    assert parse_rounds(None)(7)
+    with pytest.raises(ValueError):
+        parse_rounds("x")
+
+
+def test_describe_says_which_side_is_better() -> None:
+    worse = {"kind": "quality", "bracket": "3.0", "tier": "C12 unmet colour preferences", "rules": 2,
+             "other": 3, "other_better": False}
+    assert describe(worse) == "bracket 3.0: [C12] unmet colour preferences — file 3, rules 2"
+    better = dict(worse, other=1, other_better=True)
+    assert "file's pairing is better" in describe(better)
+    order = dict(worse, kind="generation", tier="transposition: partner of BSN 1", rules=5, other=7)
+    assert describe(order) == ("bracket 3.0: same quality on every criterion; the rules' generation order picks "
+                               "ours first (Art. 4.2 transposition: partner of BSN 1 — file 7, rules 5)")
+    pairs = dict(worse, tier="C8 next-bracket pairs", rules=-3, other=-2)
+    assert describe(pairs) == "bracket 3.0: [C8] next-bracket pairs — file 2, rules 3 (more is better)"

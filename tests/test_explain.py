@@ -1,0 +1,79 @@
+"""`explain` and `pair --explain`: brackets in the rules' terms from the solver's trace,
+each board's Art. 5.2 rule, and --why-not A B."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from cpsat_pairing.cli import app
+from cpsat_pairing.engine import pair
+from cpsat_pairing.explain import explain, why_not
+from cpsat_pairing.trf import read_trf
+
+FILE = Path(__file__).parent / "fixtures/corpus/dutch-2026/dev/t000084.trf"  # 11 players, PAB every round
+runner = CliRunner()
+
+
+def _json(*args: str) -> dict:
+    result = runner.invoke(app, [*args, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_explain_json_has_brackets_and_colour_rules() -> None:
+    data = _json("explain", str(FILE), "--round", "4")
+    assert data["round"] == 4 and data["bye"] == 10 and data["pab_score"] == "0.5"
+    assert data["brackets"] and all(b["colour_rule"].startswith("5.2.") for b in data["boards"])
+    paired = sum(br["MaxPairs"] for br in data["brackets"])
+    assert paired == len(data["boards"]) == 5
+    for br in data["brackets"]:
+        assert br["M0"] == len(br["mdps"]) and br["M1"] + len(br["limbo"]) == br["M0"]
+        assert not set(br["S1"]) & set(br["S2"])
+        assert all(t["value"] != 0 for t in br["tiers"])
+        if not br["homogeneous"]:  # S1 = the paired MDPs
+            assert set(br["S1"]) <= set(br["mdps"]) and len(br["S1"]) == br["M1"]
+        else:
+            assert len(br["S1"]) == len(br["pairs"])
+
+
+def test_explanation_comes_from_the_trace() -> None:
+    t = read_trf(FILE)
+    p = pair(t, 4)
+    data = explain(t, p)
+    for br, trace in zip(data["brackets"], p.brackets):
+        assert {x["tier"]: x["value"] for x in br["tiers"]} == {n: v for n, v in trace.tiers if v}
+        assert br["downfloaters"] == trace.downfloaters
+
+
+def test_explain_table() -> None:
+    result = runner.invoke(app, ["explain", str(FILE), "-r", "4"])
+    assert result.exit_code == 0
+    for text in ("bracket 2.5", "M0 / MaxPairs / M1", "Limbo", "[C6] downfloaters", "5.2.1"):
+        assert text in result.stdout
+
+
+def test_pair_explain_json() -> None:
+    data = _json("pair", str(FILE), "--round", "4", "--explain")
+    assert data["boards"] and data["explanation"]["brackets"]
+
+
+def test_why_not_names_the_first_worse_criterion() -> None:
+    data = _json("explain", str(FILE), "--round", "4", "--why-not", "5", "9")
+    assert data["status"] == "worse"
+    assert data["difference"]["tier"].startswith("C") and data["difference"]["other"] > data["difference"]["rules"]
+    assert [5, 9] in data["forced_pairs"] or [9, 5] in data["forced_pairs"]
+    assert data["side_by_side"][0]["tier"].startswith("[C15]")
+
+
+def test_why_not_absolute_criterion_and_already_paired() -> None:
+    t = read_trf(FILE)
+    assert why_not(t, 4, 1, 11)["reason"].startswith("[C1] 1 and 11")
+    assert why_not(t, 4, 1, 2)["status"] == "paired"
+
+
+def test_why_not_bad_player_is_invalid_input() -> None:
+    result = runner.invoke(app, ["explain", str(FILE), "-r", "4", "--why-not", "5", "99"])
+    assert result.exit_code == 3 and "no player 99" in result.stderr
