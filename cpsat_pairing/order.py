@@ -18,12 +18,17 @@ from .bracket import BracketModel
 from .lex import Term
 
 
-def _partner_terms(bm: BracketModel, s1: list[int], among: frozenset[int], bsn: dict[int, int], label: str) -> list[Term]:
-    terms = []
+def _fix_partners(bm: BracketModel, s1: list[int], among: frozenset[int], bsn: dict[int, int], label: str) -> None:
+    """Art. 4.2: give S1[1], S1[2], ... in turn the lowest-BSN partner an optimal candidate allows.
+
+    Partners fixed for earlier S1 players are out of reach of later ones, so the lowest
+    BSN still free is a lower bound: when the incumbent reaches it no solve is needed.
+    """
+    taken: set[int] = set()
     for p in s1:
-        weighted = [(bsn[q], v) for q, v in bm.adj[p] if q in among]
-        terms.append(bm.term(f"{label}: partner of BSN {bsn[p]}", weighted, one_hot=True))
-    return terms
+        weighted = [(bsn[q], v) for q, v in bm.adj[p] if q in among and q not in taken]
+        bm.solver.minimize([bm.term(f"{label}: partner of BSN {bsn[p]}", weighted, one_hot=True)])
+        taken.update(q for q, v in bm.adj[p] if q in among and bm.solver.var_value(v))
 
 
 def generation_order(bm: BracketModel, remainder_bsn: str = "fresh") -> None:
@@ -38,7 +43,7 @@ def generation_order(bm: BracketModel, remainder_bsn: str = "fresh") -> None:
         solver.minimize([bm.term(f"MDP set: BSN {bm.bsn[m]} in S1", [(1, bm.df[m])]) for m in mdps])
         s1 = [m for m in mdps if not solver.var_value(bm.df[m])]
         # 4.2 on S2 (all residents): partners of S1[1], S1[2], ... as low as possible.
-        solver.minimize(_partner_terms(bm, s1, residents, bm.bsn, "MDP-pairing"))
+        _fix_partners(bm, s1, residents, bm.bsn, "MDP-pairing")
         taken = {q for (p, q) in bm.chosen_pairs() for q in (p, q) if p in s1 or q in s1}
     else:
         taken = set()
@@ -70,4 +75,4 @@ def generation_order(bm: BracketModel, remainder_bsn: str = "fresh") -> None:
     terms += [bm.term(f"exchange: BSN {bsn[q]} moves to S1", [(-1, s[q])]) for q in s2_orig]
     solver.minimize(terms)
     s1 = [p for p in remainder if solver.var_value(s[p])]
-    solver.minimize(_partner_terms(bm, s1, rset, bsn, "transposition"))
+    _fix_partners(bm, s1, rset, bsn, "transposition")

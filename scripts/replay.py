@@ -96,9 +96,11 @@ def main() -> int:
     if a.jobs > 1:
         with ProcessPoolExecutor(a.jobs) as pool:
             futures = [pool.submit(replay_file, task) for task in tasks]
-            for fut in as_completed(futures):
+            for done, fut in enumerate(as_completed(futures), start=1):
                 res = fut.result()
                 results += res
+                good = sum(1 for r in results if r[2])
+                print(f"[{done}/{len(tasks)} files] {good}/{len(results)} rounds exact", file=sys.stderr, flush=True)
                 for name, rnd, ok, secs, detail in res:
                     if not ok:
                         print(f"MISS {name} round {rnd} ({secs:.2f}s): {detail}", flush=True)
