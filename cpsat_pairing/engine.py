@@ -111,6 +111,17 @@ def pairing_numbers(st: RoundState) -> dict[int, int]:
     return out
 
 
+def absolute_colour_clash(a: PlayerState, b: PlayerState) -> bool:
+    """[C3]: two non-topscorers with the same absolute colour preference may not meet."""
+    return (
+        not a.topscorer
+        and not b.topscorer
+        and a.pref_kind is PrefKind.ABSOLUTE
+        and b.pref_kind is PrefKind.ABSOLUTE
+        and a.pref_colour == b.pref_colour
+    )
+
+
 def compatibility(st: RoundState, t: Tournament):
     """The absolute criteria as a pair predicate: [C1], [C3] and forbidden pairs."""
     forbidden: set[frozenset[int]] = set()
@@ -128,15 +139,7 @@ def compatibility(st: RoundState, t: Tournament):
             return False
         if forbidden and frozenset((p, q)) in forbidden:
             return False
-        if (
-            not a.topscorer
-            and not b.topscorer
-            and a.pref_kind is PrefKind.ABSOLUTE
-            and b.pref_kind is PrefKind.ABSOLUTE
-            and a.pref_colour == b.pref_colour
-        ):
-            return False
-        return True
+        return not absolute_colour_clash(a, b)
 
     return ok
 
@@ -175,22 +178,15 @@ def illegalities(
     ed = load_edition(edition) if isinstance(edition, str) else edition
     st = build_state(t, rnd, ed.state_rules)
     out = []
-    forbidden = {frozenset(fp.ids[i : i + 2]) for fp in t.forbidden if fp.applies(rnd) for i in range(len(fp.ids))}
     for p, q in pairs:
         a, b = st.players[p], st.players[q]
         if q in a.opponents:
             out.append(f"[C1] {p} and {q} have already played each other")
         elif any(fp.applies(rnd) and p in fp.ids and q in fp.ids for fp in t.forbidden):
             out.append(f"{p}-{q} is a forbidden pair")
-        elif (
-            not a.topscorer
-            and not b.topscorer
-            and a.pref_kind is PrefKind.ABSOLUTE
-            and b.pref_kind is PrefKind.ABSOLUTE
-            and a.pref_colour == b.pref_colour
-        ):
+        elif absolute_colour_clash(a, b):
+            assert a.pref_colour is not None
             out.append(f"[C3] {p} and {q} both have an absolute preference for {a.pref_colour.name.lower()}")
-    del forbidden
     if bye is not None and not st.players[bye].pab_eligible:
         out.append(f"[C2] {bye} may not receive the PAB")
     return out

@@ -21,28 +21,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from cpsat_pairing.check import file_round  # noqa: E402
 from cpsat_pairing.engine import NoValidPairing, pair  # noqa: E402
 from cpsat_pairing.state import round_exists  # noqa: E402
 from cpsat_pairing.trf import read_trf  # noqa: E402
-from cpsat_pairing.tournament import Colour, Tournament  # noqa: E402
+from cpsat_pairing.tournament import Tournament  # noqa: E402
 
 
 def file_pairing(t: Tournament, rnd: int) -> tuple[set[tuple[int, int]], int | None]:
     """The pairs (white, black) and the PAB recorded in the file for round `rnd`."""
-    pairs: set[tuple[int, int]] = set()
-    bye = None
-    for p in t.players:
-        e = p.entry(rnd)
-        if e is None:
-            continue
-        if e.result == "U":
-            bye = p.id
-        elif e.opponent is not None:
-            if e.colour is Colour.WHITE:
-                pairs.add((p.id, e.opponent))
-            elif e.colour is None and p.id < e.opponent:
-                pairs.add((p.id, e.opponent))  # colourless pairing: compare as ordered ids
-    return pairs, bye
+    fr = file_round(t, rnd)
+    return set(fr.pairs), fr.bye
 
 
 def replay_file(args: tuple[str, str, int]) -> list[tuple[str, int, bool, float, str]]:

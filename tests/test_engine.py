@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from cpsat_pairing.check import file_round as recorded
 from cpsat_pairing.engine import NoValidPairing, pair
 from cpsat_pairing.output import bbp_pair_list
 from cpsat_pairing.state import round_exists
 from cpsat_pairing.trf import parse_trf, read_trf
-from cpsat_pairing.tournament import Colour
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CORPUS_2026 = sorted((FIXTURES / "corpus" / "dutch-2026" / "dev").glob("*.trf"))
@@ -18,16 +18,9 @@ BBP = FIXTURES / "realtrf" / "BieremaBoyzProgramming__bbpPairings"
 
 
 def file_round(t, rnd):
-    pairs, bye = set(), None
-    for p in t.players:
-        e = p.entry(rnd)
-        if e is None:
-            continue
-        if e.result == "U":
-            bye = p.id
-        elif e.opponent is not None and e.colour is Colour.WHITE:
-            pairs.add((p.id, e.opponent))
-    return pairs, bye
+    """Pairs (white, black) and the PAB recorded in the file, via the checker's reader."""
+    fr = recorded(t, rnd)
+    return set(fr.pairs), fr.bye
 
 
 @pytest.mark.parametrize("path", CORPUS_2026, ids=lambda p: p.stem)
