@@ -45,6 +45,35 @@ def _split(st: RoundState, players: list[int], pairs: list[tuple[int, int]]) -> 
     return _ranked(st, s1), _ranked(st, [p for p in players if p not in s1])
 
 
+def _compact_tiers(tiers: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """Table rows for the tiers, one row per family of generation-order tiers.
+
+    A 40-player bracket has a tier per S1 player for the exchange and for the
+    transposition; listed one by one they would not fit a terminal page, so the rows
+    give the S1 players kept and the partner BSNs in order (the JSON keeps every tier).
+    """
+    rows: list[tuple[str, str]] = []
+    groups: dict[str, list[str]] = {}
+    for t in tiers:
+        name = t["tier"]
+        for marker, label in (
+            ("exchange: BSN", "Art. 4.3 exchange: BSNs kept / moved (per tier)"),
+            ("transposition: partner of BSN", "Art. 4.2 transposition: partner BSNs of S1, in order"),
+            ("MDP-pairing: partner of BSN", "Art. 4.2 MDP-pairing: partner BSNs of the MDPs, in order"),
+            ("MDP set: BSN", "Art. 4.4 MDP set: BSNs in S1"),
+        ):
+            if name.startswith(marker) and name[len(marker):].strip()[:1].isdigit():
+                if label not in groups:
+                    groups[label] = []
+                    rows.append((label, ""))
+                bsn = name[len(marker):].split()[0]
+                groups[label].append(t["shown"] if "partner" in marker else f"{bsn}:{t['shown']}")
+                break
+        else:
+            rows.append((t["label"], t["shown"]))
+    return [(k, " ".join(groups[k]) if k in groups else v) for k, v in rows]
+
+
 def _tier(name: str, value: int) -> dict[str, Any]:
     """A tier's value as solved (lower is better) and as shown: counts the rules
     maximise, such as [C8]'s pairs, are solved negated and shown positive."""
@@ -194,7 +223,7 @@ def explanation_renderable(data: dict[str, Any], names: dict[int, str] | None = 
             rows += [("remainder S1", _ids(br["remainder"]["S1"])), ("remainder S2", _ids(br["remainder"]["S2"]))]
         rows += [("Limbo", _ids(br["limbo"])), ("pairs", ", ".join(f"{p}-{q}" for p, q in br["pairs"]) or "-"),
                  ("downfloaters", _ids(br["downfloaters"]))]
-        rows += [(t["label"], t["shown"]) for t in br["tiers"]]
+        rows += _compact_tiers(br["tiers"])
         for k, v in rows:
             table.add_row(Text(k), Text(v))
         items.append(table)
