@@ -129,6 +129,32 @@ class LexSolver:
             raise SolveLimitError(f"tier not proven optimal (status {solver.status_name(status)})")
         self.values = {v.index: solver.value(v) for v in self.all_vars}
 
+    def try_fix(self, lits: Sequence[cp_model.IntVar], trace: Sequence[tuple[str, int]]) -> bool:
+        """Fix `lits` true if some solution of the fixed tiers allows it (one solve).
+
+        Used when a candidate is known to be the lexicographic minimum of the next tiers
+        whenever it is feasible at all, so one feasibility check replaces those tiers.
+        """
+        self.model.clear_objective()
+        self.model.clear_assumptions()
+        self.model.add_assumptions(lits)
+        if self.values:
+            self._hint()
+        solver = cp_model.CpSolver()
+        self._params(solver)
+        status = solver.solve(self.model)
+        self.solves += 1
+        self.model.clear_assumptions()
+        if status == cp_model.INFEASIBLE:
+            return False
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            raise SolveLimitError(f"feasibility not decided (status {solver.status_name(status)})")
+        self.values = {v.index: solver.value(v) for v in self.all_vars}
+        for lit in lits:
+            self.model.add(lit == 1)
+        self.trace.extend(trace)
+        return True
+
     def value(self, term: Term) -> int:
         return sum(c * self.values.get(v.index, 0) for c, v in zip(term.coefs, term.vars))
 

@@ -24,7 +24,21 @@ def _fix_partners(bm: BracketModel, s1: list[int], among: frozenset[int], bsn: d
     Partners fixed for earlier S1 players are out of reach of later ones, so the lowest
     BSN still free is a lower bound: when the incumbent reaches it no solve is needed.
     """
+    # The greedy candidate (each S1 player in turn takes the lowest free BSN he may
+    # meet) is the lexicographic minimum whenever it is feasible: one check first.
+    s1set = frozenset(s1)
     taken: set[int] = set()
+    lits, trace = [], []
+    for p in s1:
+        free = sorted((bsn[q], v) for q, v in bm.adj[p] if q in among and q not in s1set and q not in taken)
+        if not free:
+            break
+        lits.append(free[0][1])
+        trace.append((f"{label}: partner of BSN {bsn[p]}", free[0][0]))
+        taken.update(q for q, v in bm.adj[p] if v is free[0][1])
+    if len(lits) == len(s1) and bm.solver.try_fix(lits, trace):
+        return
+    taken = set()
     for p in s1:
         weighted = [(bsn[q], v) for q, v in bm.adj[p] if q in among and q not in taken]
         bm.solver.minimize([bm.term(f"{label}: partner of BSN {bsn[p]}", weighted, one_hot=True)])
@@ -67,6 +81,16 @@ def generation_order(bm: BracketModel, remainder_bsn: str = "fresh") -> None:
     for p in remainder:
         model.add(s[p] == 0).only_enforce_if(bm.df[p])
     model.add(sum(s.values()) == n1)
+    # No exchange at all is the first in the order of 4.3.2 whenever it is feasible.
+    no_exchange = [
+        ("exchange: players moved", -len(s1_orig)),
+        ("exchange: BSN sum difference", sum(bsn[p] for p in s1_orig)),
+    ]
+    no_exchange += [(f"exchange: BSN {bsn[p]} stays in S1", 1) for p in reversed(s1_orig)]
+    no_exchange += [(f"exchange: BSN {bsn[q]} moves to S1", 0) for q in s2_orig]
+    if solver.try_fix([s[p] for p in s1_orig], no_exchange):
+        _fix_partners(bm, s1_orig, rset, bsn, "transposition")
+        return
     terms = [
         bm.term("exchange: players moved", ((-1, s[p]) for p in s1_orig)),
         bm.term("exchange: BSN sum difference", ((bsn[p], s[p]) for p in remainder)),
