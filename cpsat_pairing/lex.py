@@ -109,25 +109,33 @@ class LexSolver:
         for v in self.all_vars:
             self.model.add_hint(v, self.values.get(v.index, 0))
 
-    def solve(self, objective: cp_model.LinearExprT | None = None) -> None:
-        """Solve with an optional objective and store the solution as the incumbent."""
-        if objective is not None:
-            self.model.minimize(objective)
-        else:
-            self.model.clear_objective()
+    def _run(self) -> tuple[cp_model.CpSolver, int]:
+        """One CP-SAT call on the model as it stands, hinted with the incumbent."""
         if self.values:
             self._hint()
         solver = cp_model.CpSolver()
         self._params(solver)
         status = solver.solve(self.model)
         self.solves += 1
+        return solver, status
+
+    def _keep(self, solver: cp_model.CpSolver) -> None:
+        self.values = {v.index: solver.value(v) for v in self.all_vars}
+
+    def solve(self, objective: cp_model.LinearExprT | None = None) -> None:
+        """Solve with an optional objective and store the solution as the incumbent."""
+        if objective is not None:
+            self.model.minimize(objective)
+        else:
+            self.model.clear_objective()
+        solver, status = self._run()
         if status == cp_model.INFEASIBLE:
             raise InfeasibleError("no solution satisfies the hard constraints")
         if objective is None and status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             raise SolveLimitError(f"feasibility not decided (status {solver.status_name(status)})")
         if objective is not None and status != cp_model.OPTIMAL:
             raise SolveLimitError(f"tier not proven optimal (status {solver.status_name(status)})")
-        self.values = {v.index: solver.value(v) for v in self.all_vars}
+        self._keep(solver)
 
     def try_fix(self, lits: Sequence[cp_model.IntVar], trace: Sequence[tuple[str, int]]) -> bool:
         """Fix `lits` true if some solution of the fixed tiers allows it (one solve).
@@ -138,18 +146,13 @@ class LexSolver:
         self.model.clear_objective()
         self.model.clear_assumptions()
         self.model.add_assumptions(lits)
-        if self.values:
-            self._hint()
-        solver = cp_model.CpSolver()
-        self._params(solver)
-        status = solver.solve(self.model)
-        self.solves += 1
+        solver, status = self._run()
         self.model.clear_assumptions()
         if status == cp_model.INFEASIBLE:
             return False
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             raise SolveLimitError(f"feasibility not decided (status {solver.status_name(status)})")
-        self.values = {v.index: solver.value(v) for v in self.all_vars}
+        self._keep(solver)
         for lit in lits:
             self.model.add(lit == 1)
         self.trace.extend(trace)
