@@ -10,6 +10,7 @@ criterion.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable
@@ -22,7 +23,7 @@ from .colours import allocate
 from .compat import Compatibility, absolute_colour_clash
 from .criteria import REGISTRY
 from .editions import DEFAULT_EDITION, Edition, load_edition
-from .lex import InfeasibleError, Term
+from .lex import STATS, InfeasibleError, Term
 from .matching import is_perfect
 from .order import generation_order
 from .state import RoundState, build_state
@@ -287,10 +288,12 @@ def _solve_bracket(
     """Build one bracket's model of the given kind, then solve its quality tiers and
     generation order."""
     cls = AggregateBracketModel if kind == "aggregate" else BracketModel
+    start = time.perf_counter()
     bm = cls(
         st, remaining, bracket, frozenset(mdps), next_group, ok, eligible, workers=workers, pab_score=pab_score,
         lazy=kind != "exact",
     )
+    STATS["build_seconds"] += time.perf_counter() - start
     bm.solver.on_tier = on_tier
     if forced is not None:
         bm.force(forced)
