@@ -409,6 +409,9 @@ def _resolve_file(name: str) -> str:
 
 CHECK_HELP = (
     "Check a paired tournament: re-pair each round from the ones before and compare.\n\n"
+    "FILE may be a directory: its *.trf files. Many files are checked in a local process pool (--jobs), or "
+    "on a Dask cluster with --scheduler tcp://HOST:8786 (pip install 'cpsat-pairing[distributed]'; workers "
+    "need the package, not the files: each task carries its file).\n\n"
     "Each round gets a verdict (match, colours differ, pairs differ, illegal, no valid pairing) and, when "
     "it differs, the first criterion on which the file's pairing and the rules' one differ, bracket by "
     "bracket. Exit 0 when every round matches, 10 when any differs, else the error's code "
@@ -432,7 +435,16 @@ def check(
     html: Annotated[
         Path | None, typer.Option("--html", help="Also write a self-contained HTML report here.")
     ] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Files checked in parallel.")] = 1,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", "-j", min=1, help="Files checked in parallel (default: one per CPU core)."),
+    ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option("--scheduler", metavar="ADDRESS", help=(
+            "Check on a Dask cluster: tcp://HOST:8786 (one task per file; needs the [distributed] extra), "
+            "or 'local' for a LocalCluster of --jobs worker processes.")),
+    ] = None,
 ) -> None:
     """Check every round of the files (see CHECK_HELP)."""
     from .check import check_files, exit_code, file_table, parse_rounds, summary_line, summary_table, to_json
@@ -442,8 +454,13 @@ def check(
         parse_rounds(rounds)
     except ValueError as exc:
         fail(f"--rounds: {exc}", ExitCode.INVALID_INPUT)
-    paths = [_resolve_file(f) for f in files]
-    reports = _run_checks(paths, edition, rounds, jobs, check_files)
+    paths = _expand_paths(files)
+    if jobs is None:
+        jobs = os.cpu_count() or 1
+    if scheduler is not None:
+        reports = _run_checks_dask(paths, edition, rounds, scheduler, jobs)
+    else:
+        reports = _run_checks(paths, edition, rounds, jobs, check_files)
     if len(reports) == 1 and reports[0]["error"]:
         fail(reports[0]["error"], ExitCode(reports[0]["exit_code"]))
     if html is not None:
@@ -463,14 +480,62 @@ def check(
     raise typer.Exit(exit_code(reports))
 
 
+def _expand_paths(files: list[str]) -> list[str]:
+    """FILE arguments as files: a directory stands for its *.trf files (sorted)."""
+    out: list[str] = []
+    for name in files:
+        path = Path(name)
+        if path.is_dir():
+            found = sorted(str(f) for f in path.iterdir() if f.suffix.lower() == ".trf" and f.is_file())
+            if not found:
+                fail(f"{name}: no .trf files in this directory", ExitCode.INVALID_INPUT)
+            out += found
+        else:
+            out.append(_resolve_file(name))
+    return out
+
+
+def _progress() -> Any:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    return Progress(*columns, console=Console(stderr=True), transient=True)
+
+
+def _run_checks_dask(paths: list[str], edition: str, rounds: str | None, scheduler: str, jobs: int) -> list[Any]:
+    """Run the checks on a Dask cluster (one task per file), with the same progress bar."""
+    from . import distributed as dist
+
+    if not dist.available():
+        fail(f"{PROG} check --scheduler: the 'distributed' package is missing; {dist.INSTALL_HINT}",
+             ExitCode.INVALID_INPUT)
+    try:
+        client, cluster = dist.connect(scheduler, workers=jobs)
+    except (OSError, ValueError) as exc:
+        fail(f"{PROG} check: cannot reach the Dask scheduler at {scheduler}: {type(exc).__name__}: {exc}",
+             ExitCode.UNEXPECTED)
+    try:
+        try:
+            warnings = dist.check_workers(client)
+        except RuntimeError as exc:
+            fail(f"{PROG} check: {exc}", ExitCode.UNEXPECTED)
+        for warning in warnings:
+            typer.echo(f"warning: {warning}", err=True)
+        with _progress() as progress:
+            task = progress.add_task("check", total=len(paths))
+            return dist.check_files_dask(paths, client, edition, rounds,
+                                         on_done=lambda _: progress.advance(task))
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
 def _run_checks(paths: list[str], edition: str, rounds: str | None, jobs: int, check_files: Any) -> list[Any]:
     """Run the checks, with a progress bar on stderr when there is more than one file."""
     if len(paths) <= 1:
         return list(check_files(paths, edition, rounds, jobs))
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    columns = (TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+    with _progress() as progress:
         task = progress.add_task("check", total=len(paths))
         return list(check_files(paths, edition, rounds, jobs, on_done=lambda _: progress.advance(task)))
 
