@@ -691,19 +691,27 @@ def _generate_many(seed: int, count: int, cfg: Any, output_dir: Path, jobs: int)
     except OSError as exc:
         raise FileAccessError(output_dir, f"cannot create directory: {exc.strerror or exc}") from exc
     rows: dict[int, list[Any]] = {}
+    failed: list[str] = []
     columns = (TextColumn("generating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True, disable=count <= 1) as progress:
         task = progress.add_task("generate", total=count)
         for s, text, summ in generate_many(list(range(seed, seed + count)), cfg, jobs):
+            progress.advance(task)
+            if text is None:
+                failed.append(summ["error"])
+                continue
             write_output(text, output_dir / file_name(s))
             rows[s] = manifest_row(s, summ)
-            progress.advance(task)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(MANIFEST_FIELDS)
     writer.writerows(rows[s] for s in sorted(rows))
     write_output(buffer.getvalue(), output_dir / "manifest.csv")
-    typer.echo(f"{count} tournament{'s' if count != 1 else ''} written to {output_dir}", err=True)
+    typer.echo(f"{len(rows)} tournament{'s' if len(rows) != 1 else ''} written to {output_dir}", err=True)
+    if failed:
+        for message in failed:
+            typer.echo(f"{PROG} generate: {message}", err=True)
+        raise typer.Exit(int(ExitCode.NO_PAIRING))
 
 
 def bbp_argv(argv: list[str]) -> list[str] | None:

@@ -80,7 +80,7 @@ def connect(scheduler: str, workers: int = 2, timeout: str = "20s") -> tuple[Any
     d = _require()
     if scheduler == LOCAL:
         cluster = d.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                 dashboard_address=None)
+                                 dashboard_address=":0")
         return d.Client(cluster), cluster
     return d.Client(scheduler, timeout=timeout), None
 

@@ -346,18 +346,22 @@ def summary(t: Tournament) -> dict[str, Any]:
 # --- many at once -----------------------------------------------------------------------
 
 
-def _one(args: tuple[int, GenConfig]) -> tuple[int, str, dict[str, Any]]:
+def _one(args: tuple[int, GenConfig]) -> tuple[int, str | None, dict[str, Any]]:
     seed, cfg = args
-    t = generate(seed, cfg)
+    try:
+        t = generate(seed, cfg)
+    except GenerationFailed as exc:
+        return seed, None, {"error": str(exc)}
     return seed, write_trf(t, cfg.format), summary(t)
 
 
 def generate_many(
     seeds: list[int], cfg: GenConfig, jobs: int = 1, on_done: Any = None
-) -> Iterator[tuple[int, str, dict[str, Any]]]:
+) -> Iterator[tuple[int, str | None, dict[str, Any]]]:
     """(seed, TRF text, summary) for each seed, `jobs` at a time in a process pool, in
     completion order (each result is a function of its seed alone, so the order does
-    not change any file)."""
+    not change any file).  A seed that cannot be generated gives (seed, None,
+    {"error": message})."""
     tasks = [(s, cfg) for s in seeds]
     if jobs <= 1 or len(tasks) <= 1:
         for task in tasks:
