@@ -284,7 +284,7 @@ def _attempt(seed: int, attempt: int, cfg: GenConfig) -> Tournament:
         f"052 {end.strftime('%Y/%m/%d')}",
         f"062 {n}",
         f"072 {n}",
-        "092 Individual: Swiss-System (Dutch)",
+        f"092 Individual: Swiss-System (Dutch), paired by cpsat-pairing {cfg.edition}",
         "102 Random Arbiter",
         "122 90'/40 moves + 30', 30\"/move",
     )
