@@ -127,3 +127,10 @@ def test_a_killed_worker_loses_no_file(files: list[str], local_reports: list[dic
     assert [r["file"] for r in reports] == files
     assert counts(reports) == counts(local_reports)
     assert _comparable(reports) == _comparable(local_reports)
+
+
+def test_scheduler_without_the_extra_is_a_clear_error(files: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(dist, "_distributed", None)
+    result = CliRunner().invoke(app, ["check", *files[:2], "--scheduler", "tcp://127.0.0.1:8786"])
+    assert result.exit_code == 3 and "pip install 'cpsat-pairing[distributed]'" in result.output
+    assert "Traceback" not in result.output
