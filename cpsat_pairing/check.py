@@ -34,7 +34,7 @@ from .engine import BracketTrace, NoValidPairing, Pairing, illegalities, pair
 from .errors import ExitCode, PairingError
 from .state import RoundState, build_state, round_exists
 from .tournament import Colour, Tournament
-from .trf import format_points, read_trf
+from .trf import format_points, parse_trf, read_trf
 
 MATCH = "match"
 COLOURS_DIFFER = "colours differ"
@@ -415,9 +415,17 @@ def check_tournament(
 
 def check_file(path: str, edition: str = "dutch-2026", rounds: str | None = None) -> dict[str, Any]:
     """One file's report; errors reading it are reported, not raised (a batch goes on)."""
+    return check_data(None, path, edition, rounds)
+
+
+def check_data(
+    data: bytes | None, path: str, edition: str = "dutch-2026", rounds: str | None = None
+) -> dict[str, Any]:
+    """`check_file` on the file's bytes when they were read elsewhere (a cluster worker
+    gets the bytes, not the path); `data=None` reads `path` here."""
     out: dict[str, Any] = {"file": str(path), "edition": edition, "rounds": [], "error": None, "exit_code": 0}
     try:
-        t = read_trf(path)
+        t = read_trf(path) if data is None else parse_trf(data, source=str(path))
     except PairingError as exc:
         out.update(error=str(exc), exit_code=int(exc.exit_code))
         return out

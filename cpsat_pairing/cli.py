@@ -411,6 +411,9 @@ def _resolve_file(name: str) -> str:
 
 CHECK_HELP = (
     "Check a paired tournament: re-pair each round from the ones before and compare.\n\n"
+    "FILE may be a directory: its *.trf files. Many files are checked in a local process pool (--jobs), or "
+    "on a Dask cluster with --scheduler tcp://HOST:8786 (pip install 'cpsat-pairing[distributed]'; workers "
+    "need the package, not the files: each task carries its file).\n\n"
     "Each round gets a verdict (match, colours differ, pairs differ, illegal, no valid pairing) and, when "
     "it differs, the first criterion on which the file's pairing and the rules' one differ, bracket by "
     "bracket. Exit 0 when every round matches, 10 when any differs, else the error's code "
@@ -434,7 +437,16 @@ def check(
     html: Annotated[
         Path | None, typer.Option("--html", help="Also write a self-contained HTML report here.")
     ] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Files checked in parallel.")] = 1,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", "-j", min=1, help="Files checked in parallel (default: one per CPU core)."),
+    ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option("--scheduler", metavar="ADDRESS", help=(
+            "Check on a Dask cluster: tcp://HOST:8786 (one task per file; needs the [distributed] extra), "
+            "or 'local' for a LocalCluster of --jobs worker processes.")),
+    ] = None,
 ) -> None:
     """Check every round of the files (see CHECK_HELP)."""
     from .check import check_files, exit_code, file_table, parse_rounds, summary_line, summary_table, to_json
@@ -444,8 +456,13 @@ def check(
         parse_rounds(rounds)
     except ValueError as exc:
         fail(f"--rounds: {exc}", ExitCode.INVALID_INPUT)
-    paths = [_resolve_file(f) for f in files]
-    reports = _run_checks(paths, edition, rounds, jobs, check_files)
+    paths = _expand_paths(files)
+    if jobs is None:
+        jobs = os.cpu_count() or 1
+    if scheduler is not None:
+        reports = _run_checks_dask(paths, edition, rounds, scheduler, jobs)
+    else:
+        reports = _run_checks(paths, edition, rounds, jobs, check_files)
     if len(reports) == 1 and reports[0]["error"]:
         fail(reports[0]["error"], ExitCode(reports[0]["exit_code"]))
     if html is not None:
@@ -465,14 +482,62 @@ def check(
     raise typer.Exit(exit_code(reports))
 
 
+def _expand_paths(files: list[str]) -> list[str]:
+    """FILE arguments as files: a directory stands for its *.trf files (sorted)."""
+    out: list[str] = []
+    for name in files:
+        path = Path(name)
+        if path.is_dir():
+            found = sorted(str(f) for f in path.iterdir() if f.suffix.lower() == ".trf" and f.is_file())
+            if not found:
+                fail(f"{name}: no .trf files in this directory", ExitCode.INVALID_INPUT)
+            out += found
+        else:
+            out.append(_resolve_file(name))
+    return out
+
+
+def _progress() -> Any:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    return Progress(*columns, console=Console(stderr=True), transient=True)
+
+
+def _run_checks_dask(paths: list[str], edition: str, rounds: str | None, scheduler: str, jobs: int) -> list[Any]:
+    """Run the checks on a Dask cluster (one task per file), with the same progress bar."""
+    from . import distributed as dist
+
+    if not dist.available():
+        fail(f"{PROG} check --scheduler: the 'distributed' package is missing; {dist.INSTALL_HINT}",
+             ExitCode.INVALID_INPUT)
+    try:
+        client, cluster = dist.connect(scheduler, workers=jobs)
+    except (OSError, ValueError) as exc:
+        fail(f"{PROG} check: cannot reach the Dask scheduler at {scheduler}: {type(exc).__name__}: {exc}",
+             ExitCode.UNEXPECTED)
+    try:
+        try:
+            warnings = dist.check_workers(client)
+        except RuntimeError as exc:
+            fail(f"{PROG} check: {exc}", ExitCode.UNEXPECTED)
+        for warning in warnings:
+            typer.echo(f"warning: {warning}", err=True)
+        with _progress() as progress:
+            task = progress.add_task("check", total=len(paths))
+            return dist.check_files_dask(paths, client, edition, rounds,
+                                         on_done=lambda _: progress.advance(task))
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
 def _run_checks(paths: list[str], edition: str, rounds: str | None, jobs: int, check_files: Any) -> list[Any]:
     """Run the checks, with a progress bar on stderr when there is more than one file."""
     if len(paths) <= 1:
         return list(check_files(paths, edition, rounds, jobs))
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    columns = (TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+    with _progress() as progress:
         task = progress.add_task("check", total=len(paths))
         return list(check_files(paths, edition, rounds, jobs, on_done=lambda _: progress.advance(task)))
 
@@ -542,8 +607,118 @@ def explain_command(
         Console(highlight=False).print(renderable)
 
 
+# --- generate ----------------------------------------------------------------------------
+
+
+GENERATE_HELP = (
+    "Generate random tournaments (FIDE's random tournament generator, RTG): every round paired by this "
+    "engine, results drawn from the ratings, requested byes, forfeits, late entries and withdrawals at the "
+    "given rates.\n\n"
+    "The same seed and options give the same bytes on every machine. One tournament: --seed S --output "
+    "PATH (stdout without --output). Many: --count K --output-dir DIR writes seeds S..S+K-1 as tSEED.trf "
+    "plus manifest.csv. --players and --rounds take N or A-B (drawn per tournament from the seed)."
+)
+
+
+def _rate_option(name: str, meaning: str) -> Any:
+    return typer.Option(f"--{name}", min=0.0, max=1.0, help=f"Probability {meaning}.")
+
+
+@app.command(epilog=EPILOG, help=GENERATE_HELP, short_help="Generate random tournaments (RTG), each round paired by the engine.")
+@cli_errors
+def generate(
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed of the (first) tournament.")],
+    players: Annotated[str, typer.Option("--players", "-n", metavar="N|A-B", help="Number of players.")] = "20-150",
+    rounds: Annotated[str, typer.Option("--rounds", "-r", metavar="R|A-B", help="Number of rounds.")] = "5-11",
+    edition: Annotated[str, _edition_option()] = "dutch-2026",
+    draw_rate: Annotated[float, _rate_option("draw-rate", "of a draw between equal ratings")] = 0.35,
+    forfeit_rate: Annotated[float, _rate_option("forfeit-rate", "that a paired game is forfeited")] = 0.02,
+    bye_rate: Annotated[float, _rate_option("bye-rate", "that a player requests a bye (H/Z/F) for a round")] = 0.02,
+    late_rate: Annotated[float, _rate_option("late-rate", "that a player enters late (absent, Z, first rounds)")] = 0.04,
+    withdraw_rate: Annotated[float, _rate_option("withdraw-rate", "that a player withdraws (line stops)")] = 0.03,
+    fmt: Annotated[
+        Target, typer.Option("--format", "-f", help="trf16 (with XXR/XXC) or trf26 (142/152).", case_sensitive=False)
+    ] = Target.trf16,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the tournament here (atomically).")] = None,
+    count: Annotated[int | None, typer.Option("--count", "-k", min=1, help="Generate K tournaments (seeds S..S+K-1).")] = None,
+    output_dir: Annotated[Path | None, typer.Option("--output-dir", "-d", help="Directory for --count.")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Tournaments generated in parallel (--count).")] = 1,
+    config: Annotated[Path | None, typer.Option("--bbp-config", hidden=True)] = None,
+) -> None:
+    """Generate random tournaments (see GENERATE_HELP)."""
+    from .generate import MAX_SEED, GenConfig, bbp_config, parse_range
+
+    _check_edition(edition)
+    if fmt is Target.json:
+        fail("--format: generate writes trf16 or trf26", ExitCode.INVALID_INPUT)
+    try:
+        cfg = GenConfig(players=parse_range(players, "--players"), rounds=parse_range(rounds, "--rounds"),
+                        edition=edition, draw_rate=draw_rate, forfeit_rate=forfeit_rate, bye_rate=bye_rate,
+                        late_rate=late_rate, withdraw_rate=withdraw_rate, format=fmt.value)
+        if config is not None:
+            cfg = bbp_config(config.read_text(encoding="utf-8"), cfg)
+    except ValueError as exc:
+        fail(f"{PROG} generate: {exc}", ExitCode.INVALID_INPUT)
+    if count is None:
+        if output_dir is not None:
+            fail(f"{PROG} generate: --output-dir goes with --count (one tournament: --output)", ExitCode.INVALID_INPUT)
+        _generate_one(seed, cfg, output)
+        return
+    if output_dir is None or output is not None:
+        fail(f"{PROG} generate: --count needs --output-dir DIR (and no --output)", ExitCode.INVALID_INPUT)
+    if seed + count - 1 > MAX_SEED:
+        fail(f"{PROG} generate: seeds must stay below 2^63", ExitCode.INVALID_INPUT)
+    _generate_many(seed, count, cfg, output_dir, jobs)
+
+
+def _generate_one(seed: int, cfg: Any, output: Path | None) -> None:
+    from .generate import generate as generate_tournament
+    from .trf import write_trf
+
+    if output is not None and output.is_dir():
+        fail(f"{output}: is a directory (use --count K --output-dir DIR for many)", ExitCode.FILE_ACCESS)
+    write_output(write_trf(generate_tournament(seed, cfg), cfg.format), output)
+
+
+def _generate_many(seed: int, count: int, cfg: Any, output_dir: Path, jobs: int) -> None:
+    import csv
+    import io
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .generate import MANIFEST_FIELDS, file_name, generate_many, manifest_row
+
+    try:
+        output_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise FileAccessError(output_dir, f"cannot create directory: {exc.strerror or exc}") from exc
+    rows: dict[int, list[Any]] = {}
+    failed: list[str] = []
+    columns = (TextColumn("generating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True, disable=count <= 1) as progress:
+        task = progress.add_task("generate", total=count)
+        for s, text, summ in generate_many(list(range(seed, seed + count)), cfg, jobs):
+            progress.advance(task)
+            if text is None:
+                failed.append(summ["error"])
+                continue
+            write_output(text, output_dir / file_name(s))
+            rows[s] = manifest_row(s, summ)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(MANIFEST_FIELDS)
+    writer.writerows(rows[s] for s in sorted(rows))
+    write_output(buffer.getvalue(), output_dir / "manifest.csv")
+    typer.echo(f"{len(rows)} tournament{'s' if len(rows) != 1 else ''} written to {output_dir}", err=True)
+    if failed:
+        for message in failed:
+            typer.echo(f"{PROG} generate: {message}", err=True)
+        raise typer.Exit(int(ExitCode.NO_PAIRING))
+
+
 def bbp_argv(argv: list[str]) -> list[str] | None:
-    """Translate bbpPairings' argv (`--dutch FILE -p [OUT]`, `-c`) to ours, else None."""
+    """Translate bbpPairings' argv (`--dutch FILE -p [OUT]`, `-c`, `-g [CONFIG] -o OUT -s SEED`)
+    to ours, else None."""
     if "--dutch" not in argv:
         return None
     rest = [a for a in argv if a != "--dutch"]
@@ -558,6 +733,27 @@ def bbp_argv(argv: list[str]) -> list[str] | None:
     if "-c" in rest:
         files = [a for a in rest if not a.startswith("-")]
         return ["check", *files]
+    if "-g" in rest:  # the random tournament generator: -g [CONFIG] -o OUT [-s SEED]
+        args = ["generate"]
+        values = {"-g": None, "-o": None, "-s": None}
+        i = 0
+        while i < len(rest):
+            flag = rest[i]
+            if flag in values and i + 1 < len(rest) and not rest[i + 1].startswith("-"):
+                values[flag] = rest[i + 1]
+                i += 2
+                continue
+            i += 1
+        if values["-g"] is not None:
+            args += ["--bbp-config", values["-g"]]
+        if values["-o"] is not None:
+            args += ["--output", values["-o"]]
+        if values["-s"] is None:
+            import secrets
+
+            values["-s"] = str(secrets.randbelow(2**32))
+            print(f"{PROG}: seed {values['-s']}", file=sys.stderr)
+        return args + ["--seed", values["-s"]]
     return None
 
 
