@@ -1,0 +1,169 @@
+"""The 2013 edition's requirements (C.04.3.1, Istanbul 2012) as lexicographic tiers.
+
+The legacy text is a procedure: pair with every requirement in force, and when no
+candidate satisfies them, lower the requirements one step at a time (C.10 a-g), each
+"only for the minimum number of pairs".  A requirement dropped later is more important
+than one dropped earlier, so the outcome of the procedure is the candidate that is best
+on these tiers, in this order (most important first):
+
+    M1, P   pairs in the bracket (MDPs paired first, C.14 decreases M1 then P1)
+    B.3     the score of the floaters (as few high-scoring floaters as possible)
+    B.2     topscorer pairs with the same absolute colour preference   (dropped in C.10.g)
+    A.7.d   odd rounds: strong preferences treated as absolute          (dropped in C.10.f)
+    X       pairs not fulfilling all colour preferences                 (raised in C.10.e)
+    Z       even rounds: pairs not fulfilling all strong preferences    (raised in C.10.e)
+    B.5     downfloaters who downfloated in the previous round          (dropped in C.10.d)
+    B.6     downfloaters who downfloated two rounds before              (dropped in C.10.c)
+    B.5     upfloaters who upfloated in the previous round              (dropped in C.10.b)
+    B.6     upfloaters who upfloated two rounds before                  (dropped in C.10.a)
+
+and then the generation order (D.1-D.3, order.py).  X starts at X1 and Z at Z1 (A.8):
+those are lower bounds of the tiers, so minimising the count reaches the same pairing
+as raising X from X1 one step at a time.
+
+Colour preferences (A.7): in odd rounds a strong preference (only possible after an odd
+number of unplayed rounds) is treated as absolute (A.7.d); in even rounds a mild
+preference (again only after an odd number of unplayed rounds) is variable (A.7.e): it
+counts for X as it is, but never for Z, since the player can take either colour.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from .bracket import BracketModel
+from .criteria import criterion
+from .lex import Term
+from .state import Float, PlayerState, PrefKind
+
+
+def _levels(values: set[Fraction]) -> list[Fraction]:
+    return sorted(values, reverse=True)
+
+
+def _same_pref(a: PlayerState, b: PlayerState) -> bool:
+    return a.pref_colour is not None and a.pref_colour == b.pref_colour
+
+
+def _firm(a: PlayerState) -> bool:
+    """A strong or absolute preference (never the variable/mild one)."""
+    return a.pref_kind in (PrefKind.STRONG, PrefKind.ABSOLUTE)
+
+
+@criterion("2013:M1")
+def mdps_paired(bm: BracketModel) -> list[Term]:
+    """C.14.b: M1, the number of MDPs paired, is decreased before P1."""
+    if not bm.mdps:
+        return []
+    return [bm.term("M1 MDPs not paired", ((1, bm.df[p]) for p in bm.bracket if p in bm.mdps))]
+
+
+@criterion("2013:P")
+def pairs(bm: BracketModel) -> list[Term]:
+    """P: as many pairs as possible (P1 = P0, decreased only when nothing else works)."""
+    return [bm.term("P players not paired in the bracket", ((1, bm.df[p]) for p in bm.bracket))]
+
+
+@criterion("2013:B3")
+def floater_scores(bm: BracketModel) -> list[Term]:
+    """B.3 (and C.12 'same scores'): the floaters' scores, highest level first."""
+    out = []
+    for s in _levels({bm.score[p] for p in bm.bracket}):
+        out.append(bm.term(f"B.3 floaters scoring {s}", ((1, bm.df[p]) for p in bm.bracket if bm.score[p] == s)))
+    return out
+
+
+@criterion("2013:C12")
+def backtracking(bm: BracketModel) -> list[Term]:
+    """C.12: a floater with no possible opponent in the next bracket sends the procedure
+    back here, to a pairing with floaters of the same number and scores that lets the
+    next bracket pair them: as many next-bracket pairs as possible."""
+    ns = frozenset(bm.next_group)
+    if not ns:
+        return []
+    nb = bm.in_bracket | ns
+    weighted = [(-1, v) for (p, q), v in bm.x.items() if p in nb and q in nb and (p in ns or q in ns)]
+    return [bm.term("C.12 pairs in the next bracket (backtracking)", weighted)]
+
+
+@criterion("2013:B2")
+def topscorer_absolute(bm: BracketModel) -> list[Term]:
+    """B.2 note: two players with the same absolute preference meet only for topscorers."""
+    weighted = []
+    for (p, q), v in bm.bracket_pairs():
+        a, b = bm.state.players[p], bm.state.players[q]
+        if _same_pref(a, b) and a.pref_kind is PrefKind.ABSOLUTE and b.pref_kind is PrefKind.ABSOLUTE:
+            weighted.append((1, v))
+    return [bm.term("B.2 topscorer pairs with the same absolute preference (C.10.g)", weighted)]
+
+
+@criterion("2013:A7d")
+def strong_as_absolute(bm: BracketModel) -> list[Term]:
+    """A.7.d: in odd rounds a strong preference is treated as absolute."""
+    if bm.state.round % 2 == 0:
+        return []
+    weighted = []
+    for (p, q), v in bm.bracket_pairs():
+        a, b = bm.state.players[p], bm.state.players[q]
+        if _same_pref(a, b) and _firm(a) and _firm(b) and PrefKind.STRONG in (a.pref_kind, b.pref_kind):
+            weighted.append((1, v))
+    return [bm.term("A.7.d strong preferences treated as absolute (C.10.f)", weighted)]
+
+
+@criterion("2013:X")
+def colour_x(bm: BracketModel) -> list[Term]:
+    """X: pairs that cannot fulfil both colour preferences."""
+    weighted = []
+    for (p, q), v in bm.bracket_pairs():
+        if _same_pref(bm.state.players[p], bm.state.players[q]):
+            weighted.append((1, v))
+    return [bm.term("X pairs not fulfilling all colour preferences (C.10.e)", weighted)]
+
+
+@criterion("2013:Z")
+def colour_z(bm: BracketModel) -> list[Term]:
+    """Z (even rounds): pairs that cannot fulfil both strong preferences."""
+    if bm.state.round % 2 == 1:
+        return []
+    weighted = []
+    for (p, q), v in bm.bracket_pairs():
+        a, b = bm.state.players[p], bm.state.players[q]
+        if _same_pref(a, b) and _firm(a) and _firm(b):
+            weighted.append((1, v))
+    return [bm.term("Z pairs not fulfilling all strong colour preferences (C.10.e)", weighted)]
+
+
+def _downfloaters(bm: BracketModel, ago: int, name: str) -> list[Term]:
+    weighted = [(1, bm.df[p]) for p in bm.bracket if bm.state.players[p].float_in(ago) is Float.DOWN]
+    return [bm.term(name, weighted)]
+
+
+def _upfloaters(bm: BracketModel, ago: int, name: str) -> list[Term]:
+    weighted = []
+    for (p, q), v in bm.bracket_pairs():
+        if bm.score[p] == bm.score[q]:
+            continue
+        lo = q if bm.score[p] > bm.score[q] else p
+        if bm.state.players[lo].float_in(ago) is Float.UP:
+            weighted.append((1, v))
+    return [bm.term(name, weighted)]
+
+
+@criterion("2013:B5down")
+def b5_down(bm: BracketModel) -> list[Term]:
+    return _downfloaters(bm, 1, "B.5 downfloaters with a downfloat in the previous round (C.10.d)")
+
+
+@criterion("2013:B6down")
+def b6_down(bm: BracketModel) -> list[Term]:
+    return _downfloaters(bm, 2, "B.6 downfloaters with a downfloat two rounds before (C.10.c)")
+
+
+@criterion("2013:B5up")
+def b5_up(bm: BracketModel) -> list[Term]:
+    return _upfloaters(bm, 1, "B.5 upfloaters with an upfloat in the previous round (C.10.b)")
+
+
+@criterion("2013:B6up")
+def b6_up(bm: BracketModel) -> list[Term]:
+    return _upfloaters(bm, 2, "B.6 upfloaters with an upfloat two rounds before (C.10.a)")
