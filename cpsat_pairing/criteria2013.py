@@ -75,15 +75,17 @@ def floater_scores(bm: BracketModel) -> list[Term]:
 
 @criterion("2013:C12")
 def backtracking(bm: BracketModel) -> list[Term]:
-    """C.12: a floater with no possible opponent in the next bracket sends the procedure
-    back here, to a pairing with floaters of the same number and scores that lets the
-    next bracket pair them: as many next-bracket pairs as possible."""
-    ns = frozenset(bm.next_group)
-    if not ns:
+    """C.12: a floater with no possible opponent in the next bracket (C.1) sends the
+    procedure back here, to a pairing with floaters of the same number and scores: as
+    few floaters as possible without a compatible player in the next scoregroup.
+
+    Only B.1/B.2 decide compatibility here, as in C.1: whether the next bracket can
+    then be completed is the business of C.13, later in the procedure.
+    """
+    if not bm.next_group:
         return []
-    nb = bm.in_bracket | ns
-    weighted = [(-1, v) for (p, q), v in bm.x.items() if p in nb and q in nb and (p in ns or q in ns)]
-    return [bm.term("C.12 pairs in the next bracket (backtracking)", weighted)]
+    weighted = [(1, bm.df[p]) for p in bm.bracket if not any(bm.compatible(p, q) for q in bm.next_group)]
+    return [bm.term("C.12 floaters with no compatible opponent in the next bracket", weighted)]
 
 
 @criterion("2013:B2")
