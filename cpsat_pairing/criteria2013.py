@@ -84,7 +84,15 @@ def backtracking(bm: BracketModel) -> list[Term]:
     """
     if not bm.next_group:
         return []
-    weighted = [(1, bm.df[p]) for p in bm.bracket if not any(bm.compatible(p, q) for q in bm.next_group)]
+    # In the lowest bracket of an odd round one player stays unpaired: a floater who
+    # may receive the bye is not incompatible there.
+    upper = bm.in_bracket | frozenset(bm.next_group)
+    bye_below = len(bm.remaining) % 2 == 1 and all(p in upper for p in bm.remaining)
+    weighted = [
+        (1, bm.df[p])
+        for p in bm.bracket
+        if not any(bm.compatible(p, q) for q in bm.next_group) and not (bye_below and p in bm.pab_allowed)
+    ]
     return [bm.term("C.12 floaters with no compatible opponent in the next bracket", weighted)]
 
 
@@ -141,6 +149,10 @@ def _downfloaters(bm: BracketModel, ago: int, name: str) -> list[Term]:
 
 
 def _upfloaters(bm: BracketModel, ago: int, name: str) -> list[Term]:
+    """C.3.g-h set B.5/B.6 for upfloaters only in a heterogeneous bracket (not in one
+    treated as homogeneous, A.3): the residents paired with higher-scored players."""
+    if not bm.mdps:
+        return []
     weighted = []
     for (p, q), v in bm.bracket_pairs():
         if bm.score[p] == bm.score[q]:

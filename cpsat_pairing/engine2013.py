@@ -45,6 +45,11 @@ def treated_as_homogeneous(n_mdps: int, size: int) -> bool:
     return n_mdps > 0 and 2 * n_mdps >= size
 
 
+def _pairable(bm) -> bool:
+    """Some pair of the bracket meets B.1/B.2: P0 > 0 before any backtracking."""
+    return any(bm.inside(p, q) for p, q in bm.x)
+
+
 def pair(
     t: Tournament,
     rnd: int | None,
@@ -57,8 +62,12 @@ def pair(
     st = build_state(t, rnd, ed.state_rules)
     present = list(st.present)
     ok = compatibility(st, t)
-    if forced is None:
+    if forced is None and ed.pab_score == "minimise-first":
         pab_score, witness = _pab_score(st, present, ok, workers)
+    elif forced is None:
+        # The bye is what the lowest bracket leaves unpaired (C.13), not a score fixed
+        # for the whole round first.
+        pab_score, witness = None, []
     else:
         paired = {p for pq in forced for p in pq}
         left = [p for p in present if p not in paired]
@@ -90,6 +99,21 @@ def pair(
             full = bm.complete()
             assert full is not None
         witness = [pq for pq in full if pq not in set(pairs)]
+        if nxt is not None and not pairs and _pairable(bm):
+            # C.13: the lowest bracket could not be paired and backtracking brought P
+            # down to 0 here: this bracket joins everything below into one lowest
+            # bracket, heterogeneous with this bracket's players as its S1 (or treated
+            # as homogeneous when they are at least half of it, A.3).
+            merged = sorted(remaining, key=st.rank_key)
+            model_mdps = [] if treated_as_homogeneous(len(bracket), len(merged)) else bracket
+            args = (ed, st, remaining, merged, model_mdps, [], ok, eligible, workers, pab_score, witness)
+            bm = _solve_bracket(*args, lazy=False, forced=forced)
+            pairs, floaters = bm.bracket_result()
+            below = [p for p in merged if p not in bracket]
+            traces.append(BracketTrace(level, below, list(bracket), pairs, floaters, list(bm.solver.trace)))
+            all_pairs += pairs
+            bye = floaters[0] if floaters else None
+            break
         traces.append(BracketTrace(level, residents, list(mdps), pairs, floaters, list(bm.solver.trace)))
         all_pairs += pairs
         paired = {p for pq in pairs for p in pq}
