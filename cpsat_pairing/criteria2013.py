@@ -75,25 +75,38 @@ def floater_scores(bm: BracketModel) -> list[Term]:
 
 @criterion("2013:C12")
 def backtracking(bm: BracketModel) -> list[Term]:
-    """C.12: a floater with no possible opponent in the next bracket (C.1) sends the
-    procedure back here, to a pairing with floaters of the same number and scores: as
-    few floaters as possible without a compatible player in the next scoregroup.
+    """C.12: when an MDP finds no opponent in the next bracket (C.1), the procedure
+    goes back here for floaters of the same number and scores that let the next
+    bracket pair its MDPs: as many of this bracket's floaters as possible paired with
+    distinct players of the next scoregroup.
 
-    Only B.1/B.2 decide compatibility here, as in C.1: whether the next bracket can
-    then be completed is the business of C.13, later in the procedure.
+    Counted by B.1/B.2 only, with an auxiliary matching `y` open to a bracket player
+    only when he floats: whether the players further down can then be paired is
+    C.13's business, later in the procedure.  When every bracket player has more
+    compatible players in the next scoregroup than the bracket has players, every
+    set of floaters can be matched and the tier is left out.
     """
     if not bm.next_group:
         return []
-    # In the lowest bracket of an odd round one player stays unpaired: a floater who
-    # may receive the bye is not incompatible there.
-    upper = bm.in_bracket | frozenset(bm.next_group)
-    bye_below = len(bm.remaining) % 2 == 1 and all(p in upper for p in bm.remaining)
-    weighted = [
-        (1, bm.df[p])
-        for p in bm.bracket
-        if not any(bm.compatible(p, q) for q in bm.next_group) and not (bye_below and p in bm.pab_allowed)
-    ]
-    return [bm.term("C.12 floaters with no compatible opponent in the next bracket", weighted)]
+    options = {p: [q for q in bm.next_group if bm.compatible(p, q)] for p in bm.bracket}
+    if all(len(qs) >= len(bm.bracket) for qs in options.values()):
+        return []
+    m = bm.model
+    y: list = []
+    per_resident: dict[int, list] = {}
+    for p, qs in options.items():
+        mine = []
+        for q in qs:
+            v = m.new_bool_var(f"y_{p}_{q}")
+            mine.append(v)
+            per_resident.setdefault(q, []).append(v)
+        if mine:
+            m.add(sum(mine) <= bm.df[p])
+        y += mine
+    for vs in per_resident.values():
+        m.add(sum(vs) <= 1)
+    bm.solver.all_vars.extend(y)
+    return [bm.term("C.12 floaters the next bracket can pair (backtracking)", ((-1, v) for v in y))]
 
 
 @criterion("2013:B2")

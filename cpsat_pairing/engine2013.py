@@ -93,24 +93,40 @@ def pair(
         bm = _solve_bracket(*args, lazy=True, forced=forced)
         pairs, floaters = bm.bracket_result()
         full = bm.complete()
+        backtracked = False
         if full is None:
+            # The players below cannot be paired after this bracket's best pairing:
+            # C.13 backtracks into this bracket (the penultimate one).
+            unconstrained = (sorted(pairs), list(floaters))
             bm = _solve_bracket(*args, lazy=False, forced=forced)
             pairs, floaters = bm.bracket_result()
             full = bm.complete()
             assert full is not None
+            backtracked = (sorted(pairs), floaters) != unconstrained
         witness = [pq for pq in full if pq not in set(pairs)]
+        merge: list[int] | None = None
         if nxt is not None and not pairs and _pairable(bm):
-            # C.13: the lowest bracket could not be paired and backtracking brought P
-            # down to 0 here: this bracket joins everything below into one lowest
-            # bracket, heterogeneous with this bracket's players as its S1 (or treated
-            # as homogeneous when they are at least half of it, A.3).
+            # C.13: backtracking brought P down to 0 here: this bracket joins the ones
+            # below as the S1 of the new lowest bracket.
+            merge = list(bracket)
+        elif backtracked and nxt is not None and any(score[p] < nxt for p in remaining):
+            # This bracket was re-paired so that the lowest one could be paired: by
+            # then every bracket below had been joined into it (C.13), the highest of
+            # them, with this bracket's floaters, as its S1.
+            merge = list(floaters) + next_group
+        if merge is not None:
+            traces.append(BracketTrace(level, residents, list(mdps), pairs, floaters, list(bm.solver.trace)))
+            all_pairs += pairs
+            paired = {p for pq in pairs for p in pq}
+            remaining = [p for p in remaining if p not in paired]
             merged = sorted(remaining, key=st.rank_key)
-            model_mdps = [] if treated_as_homogeneous(len(bracket), len(merged)) else bracket
+            model_mdps = [] if treated_as_homogeneous(len(merge), len(merged)) else sorted(merge, key=st.rank_key)
             args = (ed, st, remaining, merged, model_mdps, [], ok, eligible, workers, pab_score, witness)
             bm = _solve_bracket(*args, lazy=False, forced=forced)
             pairs, floaters = bm.bracket_result()
-            below = [p for p in merged if p not in bracket]
-            traces.append(BracketTrace(level, below, list(bracket), pairs, floaters, list(bm.solver.trace)))
+            below = [p for p in merged if p not in merge]
+            traces.append(BracketTrace(score[below[-1]] if below else level, below, sorted(merge, key=st.rank_key),
+                                       pairs, floaters, list(bm.solver.trace)))
             all_pairs += pairs
             bye = floaters[0] if floaters else None
             break
