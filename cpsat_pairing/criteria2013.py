@@ -35,6 +35,7 @@ from .bracket import BracketModel
 from .criteria import criterion
 from .lex import Term
 from .state import Float, PlayerState, PrefKind
+from .tournament import Colour
 
 
 def _levels(values: set[Fraction]) -> list[Fraction]:
@@ -71,6 +72,26 @@ def floater_scores(bm: BracketModel) -> list[Term]:
     for s in _levels({bm.score[p] for p in bm.bracket}):
         out.append(bm.term(f"B.3 floaters scoring {s}", ((1, bm.df[p]) for p in bm.bracket if bm.score[p] == s)))
     return out
+
+
+@criterion("2013:C13bye")
+def lowest_bye(bm: BracketModel) -> list[Term]:
+    """C.13: the lowest bracket is paired with the bye on as low a score as it can
+    have, backtracking into the penultimate bracket when that needs other floaters.
+
+    Only in the penultimate and the lowest bracket (C.13 goes back no further): the
+    bye's score, counted per score level from the highest.
+    """
+    if not bm.u:
+        return []
+    upper = bm.in_bracket | frozenset(bm.next_group)
+    if not all(p in upper for p in bm.remaining):
+        return []
+    levels = _levels({bm.score[p] for p in bm.u})
+    return [
+        bm.term(f"C.13 bye scoring {s}", ((1, v) for p, v in bm.u.items() if bm.score[p] == s))
+        for s in levels[:-1]
+    ]
 
 
 @criterion("2013:C12")
@@ -154,6 +175,36 @@ def colour_z(bm: BracketModel) -> list[Term]:
         if _same_pref(a, b) and _firm(a) and _firm(b):
             weighted.append((1, v))
     return [bm.term("Z pairs not fulfilling all strong colour preferences (C.10.e)", weighted)]
+
+
+def variable(ps: PlayerState, rnd: int) -> bool:
+    """A.7.e: in even rounds a mild preference (an odd number of unplayed rounds) is variable."""
+    return rnd % 2 == 0 and ps.pref_kind is PrefKind.MILD
+
+
+def x1_z1(players: list[PlayerState], rnd: int) -> tuple[int, int]:
+    """A.8: X1 (and Z1, used in even rounds) of a bracket, from its players' preferences.
+
+    W/B prefer White/Black, w/b (even rounds only) have a variable preference for
+    White/Black, a have no preference (no game yet).
+    """
+    p0 = len(players) // 2
+    W = B = w = b = a = 0
+    for ps in players:
+        if ps.pref_colour is None:
+            a += 1
+        elif variable(ps, rnd):
+            if ps.pref_colour is Colour.WHITE:
+                w += 1
+            else:
+                b += 1
+        elif ps.pref_colour is Colour.WHITE:
+            W += 1
+        else:
+            B += 1
+    x1 = p0 - W - w - a if B + b > W + w else p0 - B - b - a
+    z1 = p0 - W - b - w - a if B > W else p0 - B - b - w - a
+    return max(0, x1), max(0, z1)
 
 
 def _downfloaters(bm: BracketModel, ago: int, name: str) -> list[Term]:
