@@ -77,10 +77,12 @@ def floater_scores(bm: BracketModel) -> list[Term]:
 @criterion("2013:C13bye")
 def lowest_bye(bm: BracketModel) -> list[Term]:
     """C.13: the lowest bracket is paired with the bye on as low a score as it can
-    have, backtracking into the penultimate bracket when that needs other floaters.
+    have, backtracking into the penultimate bracket when that needs other floaters
+    (C.13 goes back no further).
 
-    Only in the penultimate and the lowest bracket (C.13 goes back no further): the
-    bye's score, counted per score level from the highest.
+    Only in the penultimate and the lowest bracket: the bye's score, counted per
+    score level from the highest.  (Within a level the bye is whoever the lowest
+    bracket's own pairing leaves out, not the lowest-ranked player.)
     """
     if not bm.u:
         return []
@@ -109,7 +111,14 @@ def backtracking(bm: BracketModel) -> list[Term]:
     """
     if not bm.next_group:
         return []
-    options = {p: [q for q in bm.next_group if bm.compatible(p, q)] for p in bm.bracket}
+    options: dict[int, list] = {p: [q for q in bm.next_group if bm.compatible(p, q)] for p in bm.bracket}
+    # In an odd round where nobody below the next scoregroup may have the bye, one
+    # floater who may have it needs no opponent (C.1: he is not incompatible).
+    upper = bm.in_bracket | frozenset(bm.next_group)
+    if len(bm.remaining) % 2 == 1 and not any(p in bm.pab_allowed for p in bm.remaining if p not in upper):
+        for p in bm.bracket:
+            if p in bm.pab_allowed:
+                options[p].append("bye")
     if all(len(qs) >= len(bm.bracket) for qs in options.values()):
         return []
     m = bm.model

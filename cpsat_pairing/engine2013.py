@@ -111,9 +111,9 @@ def pair(
             merge = list(bracket)
         elif backtracked and nxt is not None and any(score[p] < nxt for p in remaining):
             # This bracket was re-paired so that the lowest one could be paired: by
-            # then every bracket below had been joined into it (C.13), the highest of
-            # them, with this bracket's floaters, as its S1.
-            merge = list(floaters) + next_group
+            # then every bracket below had been joined into it (C.13); this
+            # bracket's floaters are its MDPs.
+            merge = list(floaters)
         if merge is not None:
             traces.append(BracketTrace(level, residents, list(mdps), pairs, floaters, list(bm.solver.trace)))
             all_pairs += pairs
