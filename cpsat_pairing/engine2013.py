@@ -71,7 +71,7 @@ def pair(
     else:
         paired = {p for pq in forced for p in pq}
         left = [p for p in present if p not in paired]
-        pab_score = st.players[left[0]].pairing_score if left else None
+        pab_score = st.players[left[0]].pairing_score if left and ed.pab_score == "minimise-first" else None
         witness = list(forced)
     eligible = frozenset(
         p for p in present if st.players[p].pab_eligible and (pab_score is None or st.players[p].pairing_score <= pab_score)
