@@ -74,6 +74,19 @@ def floater_scores(bm: BracketModel) -> list[Term]:
     return out
 
 
+@criterion("2013:B3pairs")
+def pair_score_differences(bm: BracketModel) -> list[Term]:
+    """B.3: the score difference of two paired players as small as possible: the pairs
+    with the largest difference first (matters in a bracket joined by C.13, where the
+    residents have different scores, and for MDPs of different scores)."""
+    by_sd: dict[Fraction, list] = {}
+    for (p, q), v in bm.bracket_pairs():
+        sd = abs(bm.score[p] - bm.score[q])
+        if sd:
+            by_sd.setdefault(sd, []).append(v)
+    return [bm.term(f"B.3 pairs with score difference {sd}", ((1, v) for v in by_sd[sd])) for sd in _levels(set(by_sd))]
+
+
 @criterion("2013:C13bye")
 def lowest_bye(bm: BracketModel) -> list[Term]:
     """C.13: the lowest bracket is paired with the bye on as low a score as it can
