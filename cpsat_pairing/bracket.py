@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable, Iterable
+from typing import Iterable
 
 from ortools.sat.python import cp_model
 
+from .compat import Compatibility
 from .lex import LexSolver, Term
 from .state import RoundState
 
@@ -36,11 +37,14 @@ class BracketModel:
     bracket: list[int]  # bracket players in ranking order (MDPs first): BSN = index + 1
     mdps: frozenset[int]
     next_group: list[int]  # residents of the following scoregroup (for [C8])
-    compatible: Callable[[int, int], bool]
+    compatible: Compatibility
     pab_allowed: frozenset[int]  # who may be left unpaired ([C2] and the fixed [C5])
     workers: int = 1
     pab_score: Fraction | None = None  # the [C5] score fixed for the round
     lazy: bool = False
+    # The bracket alone: only pairs inside the bracket, every other player a downfloater.
+    # Used for the tiers that depend on nothing else (see `local_vars`).
+    local: bool = False
     model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
     x: dict[Pair, cp_model.IntVar] = field(default_factory=dict)
     u: dict[int, cp_model.IntVar] = field(default_factory=dict)
@@ -48,13 +52,20 @@ class BracketModel:
     df: dict[int, cp_model.IntVar] = field(default_factory=dict)
     adj: dict[int, list[tuple[int, cp_model.IntVar]]] = field(default_factory=dict)
 
-    def __post_init__(self) -> None:
+    def _setup(self) -> None:
+        """What every kind of bracket model knows before its variables exist."""
         self.bsn = {p: i + 1 for i, p in enumerate(self.bracket)}
         self.mdps = frozenset(self.mdps)
         self.in_bracket = frozenset(self.bracket)
         self.residents = [p for p in self.bracket if p not in self.mdps]
         self.score = {p: self.state.players[p].pairing_score for p in self.remaining}
-        if self.lazy:
+        self._bracket_pairs: list[tuple[Pair, cp_model.IntVar]] | None = None
+
+    def __post_init__(self) -> None:
+        self._setup()
+        if self.local:
+            self.players = list(self.bracket)
+        elif self.lazy:
             upper = self.in_bracket | frozenset(self.next_group)
             self.players = [p for p in self.remaining if p in upper]
         else:
@@ -66,15 +77,25 @@ class BracketModel:
             self.adj[p] = []
         for i, p in enumerate(self.players):
             for q in self.players[i + 1 :]:
+                if self.local and not self.inside(p, q):
+                    continue
                 if self.compatible(p, q):
                     v = m.new_bool_var(f"x_{p}_{q}")
                     self.x[(p, q)] = v
                     self.adj[p].append((q, v))
                     self.adj[q].append((p, v))
+        if self.local:
+            for p in self.bracket:
+                d = m.new_bool_var(f"df_{p}")
+                self.df[p] = d
+                m.add(sum(v for _, v in self.adj[p]) + d == 1)
+            self.solver = LexSolver(m, list(self.x.values()) + list(self.df.values()), workers=self.workers)
+            return
         odd = len(self.remaining) % 2
+        lower_set = frozenset(self.lower)
         for p in self.players:
             terms = [v for _, v in self.adj[p]]
-            if self.lower and any(self.compatible(p, q) for q in self.lower):
+            if self.lower and not self.compatible.neighbours(p).isdisjoint(lower_set):
                 e = m.new_bool_var(f"exit_{p}")
                 self.exit[p] = e
                 terms.append(e)
@@ -96,6 +117,11 @@ class BracketModel:
         self.add_parity_cuts()
         all_vars = list(self.x.values()) + list(self.u.values()) + list(self.exit.values()) + list(self.df.values())
         self.solver = LexSolver(m, all_vars, workers=self.workers)
+
+    def local_vars(self) -> frozenset[int]:
+        """Indices of the variables that describe the bracket alone: its inside pairs and
+        its downfloaters.  A tier over these only can be solved on the `local` model."""
+        return frozenset(v.index for _, v in self.bracket_pairs()) | frozenset(v.index for v in self.df.values())
 
     def add_parity_cuts(self) -> None:
         """Odd-set cuts: an odd set of players, none unpaired, sends a pair out.
@@ -133,15 +159,22 @@ class BracketModel:
         chosen = self.chosen_pairs()
         if not self.lazy:
             return chosen
+        below = self.complete_below()
+        return None if below is None else chosen + below
+
+    def complete_below(self) -> list[Pair] | None:
+        """Partners below for the exits, the lower players paired among themselves."""
+        chosen: list[Pair] = []
         exits = [p for p, v in self.exit.items() if self.solver.var_value(v)]
         unpaired_above = any(self.solver.var_value(v) for v in self.u.values())
         verts = exits + self.lower
         index = {p: i for i, p in enumerate(verts)}
         adj: list[list[int]] = [[] for _ in verts]
+        lower_set = frozenset(self.lower)
         for i, p in enumerate(verts):
-            for q in self.lower:
+            for q in self.compatible.neighbours(p) & lower_set:
                 j = index[q]
-                if j > i and self.compatible(p, q):
+                if j > i:
                     adj[i].append(j)
                     adj[j].append(i)
         if len(verts) % 2:
@@ -182,7 +215,20 @@ class BracketModel:
         return p in self.in_bracket and q in self.in_bracket and not (p in self.mdps and q in self.mdps)
 
     def bracket_pairs(self) -> list[tuple[Pair, cp_model.IntVar]]:
-        return [((p, q), v) for (p, q), v in self.x.items() if self.inside(p, q)]
+        if self._bracket_pairs is None:
+            self._bracket_pairs = [((p, q), v) for (p, q), v in self.x.items() if self.inside(p, q)]
+        return self._bracket_pairs
+
+    def next_bracket_pairs(self) -> dict[Fraction, list[cp_model.IntVar]]:
+        """[C8]: Booleans counting the next bracket's pairs (those with a next-scoregroup
+        resident as the lower player), by the score of the higher player."""
+        ns = frozenset(self.next_group)
+        nb = self.in_bracket | ns
+        by_level: dict[Fraction, list[cp_model.IntVar]] = {}
+        for (p, q), v in self.x.items():
+            if p in nb and q in nb and (p in ns or q in ns):
+                by_level.setdefault(max(self.score[p], self.score[q]), []).append(v)
+        return by_level
 
     def term(self, name: str, weighted: Iterable[tuple[int, cp_model.IntVar]], one_hot: bool = False) -> Term:
         coefs: list[int] = []

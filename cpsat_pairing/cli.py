@@ -332,6 +332,7 @@ def pair(
     """Pair the next round (or re-pair round R) by the FIDE Dutch system."""
     from .engine import pair as engine_pair
     from .output import bbp_pair_list, pairing_table, pairing_to_dict, trf_with_round
+    from .progress import progress_on_stderr
 
     t = load_tournament(file)
     try:
@@ -344,7 +345,8 @@ def pair(
         fail(f"{file}: --round must be at least 1", ExitCode.INVALID_INPUT)
     if rnd is None and t.total_rounds is not None and t.rounds_played >= t.total_rounds:
         fail(f"{file}: all {t.total_rounds} rounds are paired (use --round to re-pair one)", ExitCode.INVALID_INPUT)
-    result = engine_pair(t, rnd, edition)
+    with progress_on_stderr(f"pairing {Path(file).name}") as progress:
+        result = engine_pair(t, rnd, edition, progress=progress)
     if fmt is None:
         fmt = PairFormat.table if (output is None and sys.stdout.isatty()) else PairFormat.bbp
     extra = _explanation(t, result, edition) if explain else None

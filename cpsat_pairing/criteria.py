@@ -59,14 +59,9 @@ def next_bracket(bm: BracketModel) -> list[Term]:
     maximise their number, then their number per score level of the higher player,
     highest level first.
     """
-    ns = frozenset(bm.next_group)
-    if not ns:
+    if not bm.next_group:
         return []
-    nb = bm.in_bracket | ns
-    by_level: dict[Fraction, list] = {}
-    for (p, q), v in bm.x.items():
-        if p in nb and q in nb and (p in ns or q in ns):
-            by_level.setdefault(max(bm.score[p], bm.score[q]), []).append(v)
+    by_level = bm.next_bracket_pairs()
     out = [bm.term("C8 next-bracket pairs", ((-1, v) for vs in by_level.values() for v in vs))]
     for s in _levels(set(by_level)):
         out.append(bm.term(f"C8 next-bracket pairs led by score {s}", ((-1, v) for v in by_level[s])))

@@ -12,16 +12,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Callable
 
 from . import criteria as _criteria  # noqa: F401  (fills the registry)
 from . import errors
+from .aggregate import AggregateBracketModel
 from .bracket import BracketModel
 from .colours import allocate
+from .compat import Compatibility, absolute_colour_clash
 from .criteria import REGISTRY
 from .editions import DEFAULT_EDITION, Edition, load_edition
 from .lex import InfeasibleError, Term
+from .matching import is_perfect
 from .order import generation_order
-from .state import PlayerState, PrefKind, RoundState, build_state
+from .state import RoundState, build_state
 from .tournament import Colour, Tournament
 
 
@@ -111,55 +115,40 @@ def pairing_numbers(st: RoundState) -> dict[int, int]:
     return out
 
 
-def absolute_colour_clash(a: PlayerState, b: PlayerState) -> bool:
-    """[C3]: two non-topscorers with the same absolute colour preference may not meet."""
-    return (
-        not a.topscorer
-        and not b.topscorer
-        and a.pref_kind is PrefKind.ABSOLUTE
-        and b.pref_kind is PrefKind.ABSOLUTE
-        and a.pref_colour == b.pref_colour
-    )
-
-
-def compatibility(st: RoundState, t: Tournament):
+def compatibility(st: RoundState, t: Tournament) -> Compatibility:
     """The absolute criteria as a pair predicate: [C1], [C3] and forbidden pairs."""
-    forbidden: set[frozenset[int]] = set()
-    for fp in t.forbidden:
-        if fp.applies(st.round):
-            ids = fp.ids
-            for i, a in enumerate(ids):
-                for b in ids[i + 1 :]:
-                    forbidden.add(frozenset((a, b)))
-    players = st.players
-
-    def ok(p: int, q: int) -> bool:
-        a, b = players[p], players[q]
-        if q in a.opponents or p in b.opponents:
-            return False
-        if forbidden and frozenset((p, q)) in forbidden:
-            return False
-        return not absolute_colour_clash(a, b)
-
-    return ok
+    return Compatibility(st, t)
 
 
-def _pab_score(st: RoundState, present: list[int], ok, workers: int) -> tuple[Fraction | None, list[tuple[int, int]]]:
+def _pab_score(st: RoundState, present: list[int], ok: Compatibility, workers: int) -> tuple[Fraction | None, list[tuple[int, int]]]:
     """[C5]: the lowest score the PAB assignee can have in a complete round-pairing,
-    and a complete round-pairing that achieves it (the first incumbent)."""
+    and a complete round-pairing that achieves it (the first incumbent).
+
+    A blossom matching answers "can everybody be paired, the PAB going to an eligible
+    player scoring at most L?" for L rising from the lowest score; the first yes is
+    the [C5] score.  Even fields get their complete round-pairing the same way.
+    """
+    index = {p: i for i, p in enumerate(present)}
+    adj: list[list[int]] = [sorted(index[q] for q in ok.neighbours(p) if q in index) for p in present]
+    eligible = [p for p in present if st.players[p].pab_eligible]
     if len(present) % 2 == 0:
-        return None, []
-    eligible = frozenset(p for p in present if st.players[p].pab_eligible)
-    bm = BracketModel(st, present, [], frozenset(), [], ok, eligible, workers=workers)
-    try:
-        bm.solver.solve()
-    except InfeasibleError:
-        raise NoValidPairing("no complete round-pairing exists", _unpairable(st, present, ok, eligible))
-    levels = sorted({st.players[p].pairing_score for p in eligible})
-    rank = {s: i for i, s in enumerate(levels)}
-    bm.solver.minimize([Term("C5 PAB score", [rank[st.players[p].pairing_score] for p in bm.u], list(bm.u.values()))])
-    (who,) = [p for p, v in bm.u.items() if bm.solver.var_value(v)]
-    return st.players[who].pairing_score, bm.chosen_pairs()
+        levels: list[Fraction | None] = [None]
+    else:
+        levels = sorted({st.players[p].pairing_score for p in eligible})  # type: ignore[assignment]
+        adj.append([])
+    dummy = len(present)
+    mate = None
+    for level in levels:
+        if level is not None:
+            for p in eligible:
+                if st.players[p].pairing_score == level:
+                    adj[dummy].append(index[p])
+                    adj[index[p]].append(dummy)
+        perfect, mate = is_perfect(adj, mate)
+        if perfect:
+            pairs = [(p, present[mate[i]]) for i, p in enumerate(present) if i < mate[i] < dummy]
+            return level, pairs
+    raise NoValidPairing("no complete round-pairing exists", _unpairable(st, present, ok, frozenset(eligible)))
 
 
 def _unpairable(st: RoundState, present: list[int], ok, eligible: frozenset[int]) -> list[int]:
@@ -198,6 +187,7 @@ def pair(
     edition: str | Edition = DEFAULT_EDITION,
     workers: int = 1,
     forced: list[tuple[int, int]] | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> Pairing:
     """Pair round `rnd` (default: the round after the last one played).
 
@@ -237,20 +227,25 @@ def pair(
         bracket = sorted(mdps + residents, key=st.rank_key)
         nxt = levels[i + 1] if i + 1 < len(levels) else None
         next_group = [p for p in remaining if nxt is not None and score[p] == nxt]
-        bm = _solve_bracket(
-            ed, st, remaining, bracket, mdps, next_group, ok, eligible, workers, pab_score, witness, lazy=True, forced=forced
-        )
-        pairs, floaters = bm.bracket_result()
-        full = bm.complete()
-        if full is None:
-            # The lazy model's optimum cannot be completed: solve this bracket exactly.
+        # Each model relaxes the next one; the first whose optimum can be completed
+        # into a whole round-pairing has found the rules' answer (see _MODELS).
+        kinds = _MODELS if forced is None else _MODELS[1:]
+        if not next_group:
+            kinds = [k for k in kinds if k != "lazy"]  # no next scoregroup: aggregate = lazy
+        for kind in kinds:
+            if progress is not None:
+                head = f"bracket {i + 1}/{len(levels)} (score {level}, {len(bracket)} players)"
+                progress(head)
+                on_tier = lambda name, head=head: progress(f"{head} ▸ {name}")  # noqa: E731
             bm = _solve_bracket(
-                ed, st, remaining, bracket, mdps, next_group, ok, eligible, workers, pab_score, witness, lazy=False,
-                forced=forced,
+                ed, st, remaining, bracket, mdps, next_group, ok, eligible, workers, pab_score, witness, kind, forced,
+                on_tier=on_tier if progress is not None else None,
             )
-            pairs, floaters = bm.bracket_result()
             full = bm.complete()
-            assert full is not None
+            if full is not None:
+                break
+        assert full is not None, "the exact model always completes"
+        pairs, floaters = bm.bracket_result()
         witness = [pq for pq in full if pq not in set(pairs)]
         traces.append(BracketTrace(level, residents, list(mdps), pairs, floaters, list(bm.solver.trace)))
         all_pairs += pairs
@@ -269,6 +264,14 @@ def pair(
     return Pairing(rnd, ed.name, boards, bye, sorted(st.absent), traces, pab_score)
 
 
+# The models of one bracket, most relaxed first.  "aggregate" sees the next scoregroup
+# as counts (aggregate.py); "lazy" models the bracket and the next scoregroup pair by
+# pair and only asks that players paired further down have some lower partner; "exact"
+# models every remaining player.  Relaxing only adds candidates, so a relaxed optimum
+# that can be completed into a whole round-pairing is the exact optimum.
+_MODELS = ["aggregate", "lazy", "exact"]
+
+
 def _solve_bracket(
     ed: Edition,
     st: RoundState,
@@ -281,17 +284,18 @@ def _solve_bracket(
     workers: int,
     pab_score: Fraction | None,
     witness: list[tuple[int, int]],
-    lazy: bool,
+    kind: str,
     forced: list[tuple[int, int]] | None = None,
+    on_tier: Callable[[str], None] | None = None,
 ) -> BracketModel:
-    """Build one bracket's model, then solve its quality tiers and generation order.
-
-    The lazy model relaxes completion to "exits have some lower partner"; its optimum is
-    the exact one whenever it can be completed, because relaxing only adds candidates.
-    """
-    bm = BracketModel(
-        st, remaining, bracket, frozenset(mdps), next_group, ok, eligible, workers=workers, pab_score=pab_score, lazy=lazy
+    """Build one bracket's model of the given kind, then solve its quality tiers and
+    generation order."""
+    cls = AggregateBracketModel if kind == "aggregate" else BracketModel
+    bm = cls(
+        st, remaining, bracket, frozenset(mdps), next_group, ok, eligible, workers=workers, pab_score=pab_score,
+        lazy=kind != "exact",
     )
+    bm.solver.on_tier = on_tier
     if forced is not None:
         bm.force(forced)
     if not bm.start_from(witness):
@@ -302,9 +306,132 @@ def _solve_bracket(
     terms: list[Term] = []
     for name in ed.quality:
         terms += REGISTRY[name](bm)
-    bm.solver.minimize(terms)
-    generation_order(bm, ed.order.get("remainder_bsn", "fresh"))
+    remainder_bsn = ed.order.get("remainder_bsn", "fresh")
+    local = bm.local_vars()
+    k = len(terms)
+    while k and terms[k - 1].active is None and all(v.index in local for v in terms[k - 1].vars):
+        k -= 1
+    if forced is not None or bm.u or len(bm.x) < 2 * len(local):
+        bm.solver.minimize(terms)
+        generation_order(bm, remainder_bsn)
+        return bm
+    bm.solver.minimize(terms[:k])
+    if not _solve_locally(ed, bm, remainder_bsn):
+        bm.solver.minimize(terms[k:])
+        generation_order(bm, remainder_bsn)
     return bm
+
+
+class _TooManyCuts(Exception):
+    """The local model kept proposing downfloaters the rest of the round cannot take."""
+
+
+MAX_CUTS = 30
+
+
+def _solve_locally(ed: Edition, bm: BracketModel, remainder_bsn: str) -> bool:
+    """Solve the remaining tiers and the generation order on the bracket alone.
+
+    Once the tiers that look beyond the bracket ([C8]: the next bracket) are fixed,
+    every later tier and the generation order depend only on the pairs inside the
+    bracket and on who floats down.  They are solved on a model of the bracket alone --
+    a few thousand variables instead of tens of thousands -- and each solution's set of
+    downfloaters is checked once against the full model (with the fixed tiers); a set
+    that fails is cut off and the solve repeated.  The answer is the same: a candidate
+    of the full model is a bracket candidate whose downfloaters pass the check.
+
+    Returns False (nothing decided) if too many downfloater sets fail.
+    """
+    fixed = dict(bm.solver.trace)
+    inner = BracketModel(
+        bm.state, bm.remaining, bm.bracket, bm.mdps, bm.next_group, bm.compatible, bm.pab_allowed, workers=bm.workers,
+        local=True,
+    )
+    terms: list[Term] = []
+    for name in ed.quality:
+        terms += REGISTRY[name](inner)
+    for t in terms:
+        if t.name in fixed and t.vars:
+            inner.model.add(t.expr() == fixed[t.name])
+    outer_df = {p: bm.df[p] for p in bm.bracket}
+    checked: dict[frozenset[int], dict[int, int] | None] = {}
+    cuts = 0
+
+    def accept(values: dict[int, int]) -> bool:
+        nonlocal cuts
+        floaters = frozenset(p for p in bm.bracket if values.get(inner.df[p].index))
+        if floaters not in checked:
+            lits = [outer_df[p] if p in floaters else outer_df[p].Not() for p in bm.bracket]
+            checked[floaters] = bm.solver.check(lits, _swap_floaters(bm, last[0], floaters, values))
+        if checked[floaters] is not None:
+            last[0] = floaters
+            return True
+        cuts += 1
+        if cuts > MAX_CUTS:
+            raise _TooManyCuts
+        inner.model.add(sum(inner.df[p] for p in floaters) <= len(floaters) - 1)
+        return False
+
+    vals = bm.solver.values
+    inner_values = {v.index: vals.get(bm.x[k].index, 0) for k, v in inner.x.items()}
+    inner_values.update({inner.df[p].index: vals.get(bm.df[p].index, 0) for p in bm.bracket})
+    inner.solver.values = inner_values
+    start = frozenset(p for p in bm.bracket if vals.get(bm.df[p].index))
+    checked[start] = dict(vals)
+    last = [start]
+
+    def _swap_floaters(
+        bm: BracketModel, base: frozenset[int], floaters: frozenset[int], inside: dict[int, int]
+    ) -> dict[int, int]:
+        """A starting point for checking `floaters`: the pairs inside the bracket from the
+        local solution, and below it the solution found for the `base` set, each new
+        downfloater taking over the place of an old one of the same score ([C7] fixes
+        how many float per score), so that it is usually a solution."""
+        vals = dict(checked[base] or {})
+        partner: dict[int, tuple[int, object]] = {}
+        for (p, q), v in bm.x.items():
+            if vals.get(v.index):
+                partner[p], partner[q] = (q, v), (p, v)
+        score = bm.score
+        gone = sorted(base - floaters, key=bm.state.rank_key)
+        new = sorted(floaters - base, key=bm.state.rank_key)
+        for key, v in inner.x.items():
+            vals[bm.x[key].index] = inside.get(v.index, 0)
+        for p in new:
+            q = next((q for q in gone if score[q] == score[p]), None)
+            if q is None:
+                continue
+            gone.remove(q)
+            for d in (bm.df, bm.exit):
+                if q in d and p in d:
+                    vals[d[p].index] = vals.get(d[q].index, 0)
+            vals[bm.df[p].index], vals[bm.df[q].index] = 1, 0
+            if q in bm.exit:
+                vals[bm.exit[q].index] = 0
+            if q in partner:
+                n, v = partner[q]
+                vals[v.index] = 0
+                key = (p, n) if (p, n) in bm.x else (n, p)
+                if key in bm.x and (n not in bm.in_bracket or n in floaters):
+                    vals[bm.x[key].index] = 1
+        return vals
+    inner.solver.accept = accept
+    inner.solver.on_tier = bm.solver.on_tier
+    try:
+        inner.solver.minimize([t for t in terms if t.name not in fixed])
+        generation_order(inner, remainder_bsn)
+    except _TooManyCuts:
+        return False
+    floaters = frozenset(p for p in bm.bracket if inner.solver.var_value(inner.df[p]))
+    outer = dict(checked[floaters] or {})
+    for key, v in inner.x.items():
+        outer[bm.x[key].index] = inner.solver.var_value(v)
+    for p in bm.bracket:
+        outer[bm.df[p].index] = inner.solver.var_value(inner.df[p])
+    bm.solver.values = outer
+    bm.solver.trace += [entry for entry in inner.solver.trace if entry[0] not in fixed]
+    bm.solver.solves += inner.solver.solves
+    return True
 
 
 def _board_key(st: RoundState, bd: Board) -> tuple:

@@ -25,17 +25,22 @@ from __future__ import annotations
 from . import criteria2013 as _criteria2013  # noqa: F401  (fills the registry)
 from .colours import allocate
 from .editions import Edition
+from .bracket import BracketModel
+from .criteria import REGISTRY
 from .engine import (
     BracketTrace,
     Board,
+    NoValidPairing,
     Pairing,
     _board_key,
     _pab_score,
-    _solve_bracket,
+    _unpairable,
     compatibility,
     infer_initial_colour,
     pairing_numbers,
 )
+from .lex import InfeasibleError, Term
+from .order import generation_order
 from .state import build_state
 from .tournament import Tournament
 
@@ -43,6 +48,30 @@ from .tournament import Tournament
 def treated_as_homogeneous(n_mdps: int, size: int) -> bool:
     """A.3: a heterogeneous bracket with at least half its players moved down."""
     return n_mdps > 0 and 2 * n_mdps >= size
+
+
+def _solve_bracket(ed, st, remaining, bracket, mdps, next_group, ok, eligible, workers, pab_score, witness, kind,
+                   forced=None) -> BracketModel:
+    """One bracket's model ("lazy": the bracket and the next scoregroup pair by pair;
+    "exact": every remaining player), solved on the edition's tiers then the
+    generation order."""
+    bm = BracketModel(
+        st, remaining, bracket, frozenset(mdps), next_group, ok, eligible, workers=workers, pab_score=pab_score,
+        lazy=kind != "exact",
+    )
+    if forced is not None:
+        bm.force(forced)
+    if not bm.start_from(witness):
+        try:
+            bm.solver.solve()
+        except InfeasibleError:
+            raise NoValidPairing("no complete round-pairing exists", _unpairable(st, remaining, ok, eligible))
+    terms: list[Term] = []
+    for name in ed.quality:
+        terms += REGISTRY[name](bm)
+    bm.solver.minimize(terms)
+    generation_order(bm, ed.order.get("remainder_bsn", "fresh"))
+    return bm
 
 
 def _pairable(bm) -> bool:
@@ -90,7 +119,7 @@ def pair(
         next_group = [p for p in remaining if nxt is not None and score[p] == nxt]
         model_mdps = [] if treated_as_homogeneous(len(mdps), len(bracket)) else mdps
         args = (ed, st, remaining, bracket, model_mdps, next_group, ok, eligible, workers, pab_score, witness)
-        bm = _solve_bracket(*args, lazy=True, forced=forced)
+        bm = _solve_bracket(*args, "lazy", forced)
         pairs, floaters = bm.bracket_result()
         full = bm.complete()
         backtracked = False
@@ -98,7 +127,7 @@ def pair(
             # The players below cannot be paired after this bracket's best pairing:
             # C.13 backtracks into this bracket (the penultimate one).
             unconstrained = (sorted(pairs), list(floaters))
-            bm = _solve_bracket(*args, lazy=False, forced=forced)
+            bm = _solve_bracket(*args, "exact", forced)
             pairs, floaters = bm.bracket_result()
             full = bm.complete()
             assert full is not None
@@ -122,7 +151,7 @@ def pair(
             merged = sorted(remaining, key=st.rank_key)
             model_mdps = [] if treated_as_homogeneous(len(merge), len(merged)) else sorted(merge, key=st.rank_key)
             args = (ed, st, remaining, merged, model_mdps, [], ok, eligible, workers, pab_score, witness)
-            bm = _solve_bracket(*args, lazy=False, forced=forced)
+            bm = _solve_bracket(*args, "exact", forced)
             pairs, floaters = bm.bracket_result()
             below = [p for p in merged if p not in merge]
             traces.append(BracketTrace(score[below[-1]] if below else level, below, sorted(merge, key=st.rank_key),

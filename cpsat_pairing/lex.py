@@ -8,9 +8,12 @@ solution so each solve starts from a complete feasible point.
 Two economies keep the number of solver calls small without changing any answer:
 * a tier whose value in the current solution already equals its lower bound is fixed
   without solving (nothing can beat a lower bound);
-* consecutive small tiers are packed into one weighted objective when the weights fit
-  in 62 bits (a weighted sum with weights larger than the range of everything below is
-  the same lexicographic order).
+* consecutive small tiers are packed into one weighted objective while the objective's
+  coefficients stay below MAX_WEIGHT (a weighted sum with weights larger than the range
+  of everything below is the same lexicographic order).  Large weights make single
+  solves slow enough to cost more than the solves they save (measured: with 2^36 one
+  round of a 118-player tournament took over 120 s instead of 1 s with 2^24; on a
+  500-player round 2^24 costs 20 % more than 2^36 and 2^16 costs 40 % more).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from ortools.sat.python import cp_model
 
 from .errors import ExitCode, PairingError
 
-MAX_WEIGHT = 1 << 30
+MAX_WEIGHT = 1 << 24
 
 
 class SolveLimitError(PairingError):
@@ -72,12 +75,17 @@ def _weights(chunk: Sequence[Term]) -> list[int]:
 
 
 def _fits(chunk: Sequence[Term]) -> bool:
-    """The packed objective stays far from int64 overflow, even as CP-SAT bounds it
-    (from every coefficient, not from the one-hot structure)."""
+    """The packed objective stays within MAX_WEIGHT, even as CP-SAT bounds it (from
+    every coefficient, not from the one-hot structure)."""
     total = 0
     for t, w in zip(chunk, _weights(chunk)):
         total += w * sum(abs(c) for c in t.coefs)
     return total <= MAX_WEIGHT
+
+
+def _solution(solver: cp_model.CpSolver) -> dict[int, int]:
+    """Every variable's value, by index (one read of the response, not a call per variable)."""
+    return dict(enumerate(solver.response_proto.solution))
 
 
 @dataclass
@@ -91,6 +99,11 @@ class LexSolver:
     values: dict[int, int] = field(default_factory=dict)  # var index -> value
     solves: int = 0
     trace: list[tuple[str, int]] = field(default_factory=list)
+    # A condition the model cannot state (e.g. "the next bracket can still reach its
+    # fixed tiers"): asked of every solution found; when it says no it has added a
+    # constraint cutting that solution off, and the solve is repeated.
+    accept: Callable[[dict[int, int]], bool] | None = None
+    on_tier: Callable[[str], None] | None = None  # told the name of each tier solved
 
     def _params(self, solver: cp_model.CpSolver) -> None:
         p = solver.parameters
@@ -105,22 +118,72 @@ class LexSolver:
         p.max_presolve_iterations = 1
 
     def _hint(self) -> None:
+        # Straight into the proto: `add_hint` per variable costs more than some solves.
         self.model.clear_hints()
-        for v in self.all_vars:
-            self.model.add_hint(v, self.values.get(v.index, 0))
+        hint = self.model.proto.solution_hint
+        index = [v.index for v in self.all_vars]
+        hint.vars.extend(index)
+        hint.values.extend([self.values.get(i, 0) for i in index])
 
-    def _run(self) -> tuple[cp_model.CpSolver, int]:
-        """One CP-SAT call on the model as it stands, hinted with the incumbent."""
+    def _call(self, hint_only: bool = False) -> tuple[cp_model.CpSolver, int]:
+        """One CP-SAT call on the model as it stands, hinted with the incumbent (with
+        `hint_only`, just: is the hint itself a solution?)."""
         if self.values:
             self._hint()
         solver = cp_model.CpSolver()
         self._params(solver)
+        solver.parameters.fix_variables_to_their_hinted_value = hint_only
         status = solver.solve(self.model)
         self.solves += 1
         return solver, status
 
+    def _run(self) -> tuple[cp_model.CpSolver, int]:
+        """CP-SAT calls until a solution passes `accept` (each rejection adds a cut) or
+        none is left."""
+        while True:
+            solver, status = self._call()
+            if self.accept is None or status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                return solver, status
+            if self.accept(_solution(solver)):
+                return solver, status
+
+    def check(self, lits: Sequence[cp_model.IntVar], hint: dict[int, int] | None = None) -> dict[int, int] | None:
+        """A solution of the fixed tiers with `lits` true, or None; nothing is fixed.
+
+        `hint` (var index -> value) replaces the incumbent as the search's starting point.
+        """
+        self.model.clear_objective()
+        # Fixing the variables' domains (rather than assuming the literals) lets presolve
+        # simplify the model with them; the domains are restored afterwards.
+        domains = self.model.proto.variables
+        saved = []
+        for lit in lits:
+            index = lit.index
+            value = 1
+            if index < 0:
+                index, value = -index - 1, 0
+            domain = domains[index].domain  # a Boolean's domain: [lo, hi]
+            saved.append((index, (domain[0], domain[1])))
+            domain[0] = domain[1] = value
+        incumbent = self.values
+        if hint is not None:
+            self.values = hint
+        try:
+            solver, status = self._call(hint_only=hint is not None)
+            if hint is not None and status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                solver, status = self._call()
+        finally:
+            self.values = incumbent
+            for index, (lo, hi) in saved:
+                domains[index].domain[0], domains[index].domain[1] = lo, hi
+        if status == cp_model.INFEASIBLE:
+            return None
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            raise SolveLimitError(f"feasibility not decided (status {solver.status_name(status)})")
+        return _solution(solver)
+
     def _keep(self, solver: cp_model.CpSolver) -> None:
-        self.values = {v.index: solver.value(v) for v in self.all_vars}
+        self.values = _solution(solver)
 
     def solve(self, objective: cp_model.LinearExprT | None = None) -> None:
         """Solve with an optional objective and store the solution as the incumbent."""
@@ -166,10 +229,22 @@ class LexSolver:
 
     def minimize(self, terms: Sequence[Term]) -> list[int]:
         """Lexicographically minimise `terms` in order; fix each optimum; return them."""
+        return self._minimize(terms)[0]
+
+    def minimize_some(self, terms: Sequence[Term]) -> int:
+        """Minimise a prefix of `terms` with at most one solve; return its length.
+
+        For callers that tighten the later terms with what the first ones fixed."""
+        return self._minimize(terms, max_solves=1)[1]
+
+    def _minimize(self, terms: Sequence[Term], max_solves: int | None = None) -> tuple[list[int], int]:
         out: list[int] = []
         i = 0
+        solves = 0
         terms = list(terms)
         while i < len(terms):
+            if max_solves is not None and solves == max_solves:
+                break
             term = terms[i]
             if term.active is not None and not term.active(self):
                 i += 1
@@ -192,14 +267,17 @@ class LexSolver:
                 for c, v in zip(t.coefs, t.vars):
                     objective_vars.append(v)
                     objective_coefs.append(c * w)
+            if self.on_tier is not None:
+                self.on_tier(term.name)
             self.solve(cp_model.LinearExpr.weighted_sum(objective_vars, objective_coefs))
+            solves += 1
             for t in chunk:
                 val = self.value(t)
                 self._fix(t, val)
                 out.append(val)
             i = j
         self.model.clear_objective()
-        return out
+        return out, i
 
     def _fix(self, term: Term, val: int) -> None:
         if term.vars:

@@ -15,14 +15,13 @@ candidates we add a Boolean `s[p]` ("p is in S1") and minimise, in order:
 from __future__ import annotations
 
 from .bracket import BracketModel
-from .lex import Term
 
 
 def _fix_partners(bm: BracketModel, s1: list[int], among: frozenset[int], bsn: dict[int, int], label: str) -> None:
     """Art. 4.2: give S1[1], S1[2], ... in turn the lowest-BSN partner an optimal candidate allows.
 
-    Partners fixed for earlier S1 players are out of reach of later ones, so the lowest
-    BSN still free is a lower bound: when the incumbent reaches it no solve is needed.
+    One tier per S1 player ("BSN of the partner of S1[i]"), minimised in order: the
+    first transposition of S2 that is optimal on every criterion.
     """
     # The greedy candidate (each S1 player in turn takes the lowest free BSN he may
     # meet) is the lexicographic minimum whenever it is feasible: one check first.
@@ -38,11 +37,21 @@ def _fix_partners(bm: BracketModel, s1: list[int], among: frozenset[int], bsn: d
         taken.update(q for q, v in bm.adj[p] if v is free[0][1])
     if len(lits) == len(s1) and bm.solver.try_fix(lits, trace):
         return
-    taken = set()
-    for p in s1:
-        weighted = [(bsn[q], v) for q, v in bm.adj[p] if q in among and q not in taken]
-        bm.solver.minimize([bm.term(f"{label}: partner of BSN {bsn[p]}", weighted, one_hot=True)])
-        taken.update(q for q, v in bm.adj[p] if q in among and bm.solver.var_value(v))
+    # Otherwise one tier per S1 player.  Partners fixed for earlier S1 players are out
+    # of reach of later ones; leaving them out makes each tier's lower bound tight, so a
+    # tier the incumbent already meets costs no solve.  The solver packs consecutive
+    # tiers into one objective; after each solve the rest are tightened again.
+    taken: set[int] = set()
+    i = 0
+    while i < len(s1):
+        terms = []
+        for p in s1[i:]:
+            weighted = [(bsn[q], v) for q, v in bm.adj[p] if q in among and q not in s1set and q not in taken]
+            terms.append(bm.term(f"{label}: partner of BSN {bsn[p]}", weighted, one_hot=True))
+        done = bm.solver.minimize_some(terms)
+        for p in s1[i : i + done]:
+            taken.update(q for q, v in bm.adj[p] if q in among and bm.solver.var_value(v))
+        i += done
 
 
 def generation_order(bm: BracketModel, remainder_bsn: str = "fresh") -> None:

@@ -9,7 +9,7 @@ rule for unplayed rounds, the 2013 bye rule) take a switch from the edition data
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 from fractions import Fraction
 
@@ -62,31 +62,37 @@ class PlayerState:
     unplayed: int  # rounds 1..R-1 without a game over the board
     topscorer: bool
     had_pab: bool
+    # Derived from `colours` once: the criteria ask for them for every candidate pair.
+    cd: int = field(init=False, compare=False)
+    pref_kind: PrefKind = field(init=False, compare=False)
+    pref_colour: Colour | None = field(init=False, compare=False)
 
-    @property
-    def cd(self) -> int:
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cd", self._cd())
+        object.__setattr__(self, "pref_kind", self._pref_kind())
+        object.__setattr__(self, "pref_colour", self._pref_colour())
+
+    def _cd(self) -> int:
         """Colour difference (Art. 1.6): games with White minus games with Black."""
         return sum(1 if c is Colour.WHITE else -1 for c in self.colours)
 
-    @property
-    def pref_kind(self) -> PrefKind:
+    def _pref_kind(self) -> PrefKind:
         cs = self.colours
         if not cs:
             return PrefKind.NONE
-        cd = self.cd
+        cd = self._cd()
         if cd > 1 or cd < -1 or (len(cs) >= 2 and cs[-1] == cs[-2]):
             return PrefKind.ABSOLUTE
         if cd != 0:
             return PrefKind.STRONG
         return PrefKind.MILD
 
-    @property
-    def pref_colour(self) -> Colour | None:
+    def _pref_colour(self) -> Colour | None:
         """The preferred colour (Art. 1.7), or None when the player has no preference."""
         cs = self.colours
         if not cs:
             return None
-        cd = self.cd
+        cd = self._cd()
         if cd < -1:
             return Colour.WHITE
         if cd > 1:

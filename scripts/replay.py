@@ -98,9 +98,11 @@ def main() -> int:
                     if not ok:
                         print(f"MISS {name} round {rnd} ({secs:.2f}s): {detail}", flush=True)
     else:
-        for task in tasks:
+        for done, task in enumerate(tasks, start=1):
             res = replay_file(task)
             results += res
+            good = sum(1 for r in results if r[2])
+            print(f"[{done}/{len(tasks)} files] {good}/{len(results)} rounds exact", file=sys.stderr, flush=True)
             for name, rnd, ok, secs, detail in res:
                 if not ok:
                     print(f"MISS {name} round {rnd} ({secs:.2f}s): {detail}", flush=True)
