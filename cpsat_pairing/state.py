@@ -37,8 +37,7 @@ class StateRules:
 
     # 2026 Art. 1.4.3: an unplayed round gives a downfloat only with PAB or more than a
     # loss's points; 2017 A.4.b: any unplayed round gives a downfloat.
-    # "never": floats come only from games over the board (JaVaFo 1.4's 2013 reading).
-    unplayed_downfloat: str = "points"  # "points" | "always" | "never"
+    unplayed_downfloat: str = "points"  # "points" | "always"
     # Which earlier rounds make a player ineligible for the PAB.
     # "win_points": a PAB, or a win's points in one round without playing (2026 [C2]);
     # "pab_or_forfeit_win": a PAB or a forfeit win (2017 C.2; a full-point bye does not
@@ -214,10 +213,6 @@ def build_state(t: Tournament, rnd: int, rules: StateRules = StateRules()) -> Ro
                 points_without_playing = True
             if rules.unplayed_downfloat == "always":
                 floats.append(Float.DOWN)
-            elif rules.unplayed_downfloat == "never":
-                floats.append(Float.NONE)
-            elif rules.unplayed_downfloat == "forfeit_win":
-                floats.append(Float.DOWN if outcome is Outcome.FORFEIT_WIN else Float.NONE)
             else:
                 floats.append(Float.DOWN if (outcome is Outcome.PAB or pts > sc.loss) else Float.NONE)
         if rules.bye_rule == "win_points":
