@@ -48,7 +48,9 @@ VERDICTS = (MATCH, COLOURS_DIFFER, PAIRS_DIFFER, ILLEGAL, NO_VALID_PAIRING, ERRO
 # for that, which we keep for "no valid pairing" of `pair`).
 EXIT_DIFFERS = 10
 
-_QUALITY = re.compile(r"^(C\d+)\b\s*(.*)$")
+# 2026/2017 criteria are [Cn]; the 2013 edition's tiers are named after its own terms
+# (P, M1, X, Z, B.2-B.6, A.7.d: criteria2013.py).
+_QUALITY = re.compile(r"^(C\d+|C\.\d+|P|M1|X|Z|B\.\d|A\.7\.d)\b\s*(.*)$")
 # Generation-order tiers (engine/order.py) and the article that defines each.
 _ORDER_ARTICLE = (("MDP set", "4.4"), ("MDP-pairing", "4.2"), ("exchange", "4.3"), ("transposition", "4.2"))
 

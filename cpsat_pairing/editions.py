@@ -26,6 +26,9 @@ class Edition:
     completion: str = "every-bracket"
     pab_score: str = "minimise-first"
     order: dict[str, str] = field(default_factory=dict)
+    # Which pairing procedure the criteria belong to: "2026" (also 2017) or "2013"
+    # (the Istanbul 2012 text: engine2013.py).
+    procedure: str = "2026"
 
 
 def _models_dir() -> Path:
@@ -55,4 +58,5 @@ def load_edition(name: str = DEFAULT_EDITION) -> Edition:
         completion=data.get("completion", "every-bracket"),
         pab_score=data.get("pab_score", "minimise-first"),
         order=dict(data.get("order", {})),
+        procedure=str(data.get("procedure", "2026")),
     )

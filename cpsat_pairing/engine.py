@@ -197,6 +197,10 @@ def pair(
     then holds its criteria values, comparable tier by tier with the engine's own.
     """
     ed = load_edition(edition) if isinstance(edition, str) else edition
+    if ed.procedure == "2013":
+        from .engine2013 import pair as pair_2013
+
+        return pair_2013(t, rnd, ed, workers, forced)
     if rnd is None:
         rnd = t.rounds_played + 1
     st = build_state(t, rnd, ed.state_rules)

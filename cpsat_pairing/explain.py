@@ -209,7 +209,8 @@ def explanation_renderable(data: dict[str, Any], names: dict[int, str] | None = 
     """Brackets top-down, then the boards with their colour rule."""
     names = names or {}
     items: list[Any] = [Text(f"Round {data['round']} — {data['edition']}"
-                             + (f"; PAB score [C5] {data['pab_score']}, PAB to {data['bye']}" if data["bye"] else ""),
+                             + (f"; PAB score [C5] {data['pab_score']}" if data["pab_score"] is not None else "")
+                             + (f"; PAB to {data['bye']}" if data["bye"] else ""),
                              style="bold")]
     for br in data["brackets"]:
         table = Table(title=f"bracket {br['score']} ({'homogeneous' if br['homogeneous'] else 'heterogeneous'})",

@@ -510,6 +510,7 @@ class _Reader:
             header_lines=tuple(self.header),
             source=self.source,
         )
+        t = _legacy_pab(t)
         self._check_rounds(t)
         self._check_points(t)
         return dataclasses.replace(t, warnings=tuple(self.warnings))
@@ -582,6 +583,36 @@ _Reader._HANDLERS = {
     "BBF": _Reader._scoring_bb,
     "BBU": _Reader._scoring_bb,
 }
+
+
+def _legacy_pab(t: Tournament) -> Tournament:
+    """Read a TRF06-era pairing-allocated bye (`0000 - +`) as `U`.
+
+    Before TRF16 there were no bye codes: JaVaFo 1.x wrote the bye it allocated as a
+    point without opponent, `0000 - +`.  In a file that uses none of the bye codes
+    (U, F, H), a round where exactly one player has `0000 - +` gave that player the
+    pairing-allocated bye.
+    """
+    if t.dialect == "trf26" or any(
+        e is not None and e.opponent is None and e.result in "UFH" for p in t.players for e in p.rounds
+    ):
+        return t
+    last = max((len(p.rounds) for p in t.players), default=0)
+    pab: dict[int, int] = {}  # round -> player
+    for rnd in range(1, last + 1):
+        who = [p.id for p in t.players if (e := p.entry(rnd)) is not None and e.opponent is None and e.result == "+"]
+        if len(who) == 1:
+            pab[rnd] = who[0]
+    if not pab:
+        return t
+    players = []
+    for p in t.players:
+        rounds = list(p.rounds)
+        for i, e in enumerate(rounds, start=1):
+            if e is not None and pab.get(i) == p.id:
+                rounds[i - 1] = dataclasses.replace(e, result="U", colour=None)
+        players.append(dataclasses.replace(p, rounds=tuple(rounds)))
+    return dataclasses.replace(t, players=tuple(players))
 
 
 def _dialect(codes: set[str]) -> str:

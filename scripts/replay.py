@@ -13,6 +13,7 @@ line `E: X/Y rounds exact (P%), ...`; exits 1 when the percentage is below --min
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import statistics
 import sys
 import time
@@ -37,6 +38,9 @@ def file_pairing(t: Tournament, rnd: int) -> tuple[set[tuple[int, int]], int | N
 def replay_file(args: tuple[str, str, int]) -> list[tuple[str, int, bool, float, str]]:
     path, edition, first = args
     t = read_trf(path)
+    if t.total_rounds is None:
+        # Files without XXR (JaVaFo-made): the number of rounds is the number played.
+        t = dataclasses.replace(t, total_rounds=t.rounds_played)
     out = []
     last = max((len(p.rounds) for p in t.players), default=0)
     for rnd in range(max(1, first), last + 1):
