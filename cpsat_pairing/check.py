@@ -48,7 +48,7 @@ VERDICTS = (MATCH, COLOURS_DIFFER, PAIRS_DIFFER, ILLEGAL, NO_VALID_PAIRING, ERRO
 # for that, which we keep for "no valid pairing" of `pair`).
 EXIT_DIFFERS = 10
 
-_QUALITY = re.compile(r"^(C\d+)\b\s*(.*)$")
+_QUALITY = re.compile(r"^(C\.?\d+)\b\s*(.*)$")
 # Generation-order tiers (engine/order.py) and the article that defines each.
 _ORDER_ARTICLE = (("MDP set", "4.4"), ("MDP-pairing", "4.2"), ("exchange", "4.3"), ("transposition", "4.2"))
 
@@ -413,8 +413,10 @@ def check_tournament(
     return [check_round(t, r, ed) for r in range(1, last + 1) if wanted(r) and round_exists(t, r)]
 
 
-def check_file(path: str, edition: str = "dutch-2026", rounds: str | None = None) -> dict[str, Any]:
-    """One file's report; errors reading it are reported, not raised (a batch goes on)."""
+def check_file(path: str, edition: str | None = "dutch-2026", rounds: str | None = None) -> dict[str, Any]:
+    """One file's report; errors reading it are reported, not raised (a batch goes on).
+
+    `edition` None: the edition the file names, else the default (`notes` say which)."""
     out: dict[str, Any] = {"file": str(path), "edition": edition, "rounds": [], "error": None, "exit_code": 0}
     try:
         t = read_trf(path)
@@ -424,6 +426,10 @@ def check_file(path: str, edition: str = "dutch-2026", rounds: str | None = None
     except OSError as exc:
         out.update(error=f"{path}: {exc.strerror or exc}", exit_code=int(ExitCode.FILE_ACCESS))
         return out
+    from .editions import resolve_edition
+
+    edition, notes = resolve_edition(edition, t.edition_hint, t.name)
+    out.update(edition=edition, notes=[f"{path}: {n}" for n in notes])
     out["name"] = t.name
     out["players"] = len(t.players)
     out["warnings"] = list(t.warnings)
@@ -432,13 +438,13 @@ def check_file(path: str, edition: str = "dutch-2026", rounds: str | None = None
     return out
 
 
-def _check_file_task(args: tuple[str, str, str | None]) -> dict[str, Any]:
+def _check_file_task(args: tuple[str, str | None, str | None]) -> dict[str, Any]:
     return check_file(*args)
 
 
 def check_files(
     paths: Sequence[str],
-    edition: str = "dutch-2026",
+    edition: str | None = "dutch-2026",
     rounds: str | None = None,
     jobs: int = 1,
     on_done: Callable[[dict[str, Any]], None] | None = None,

@@ -191,7 +191,7 @@ def _same_upfloat_sd(bm: BracketModel2017, ago: int, name: str) -> list[Term]:
 @criterion("C.12")
 def same_downfloat_1(bm: BracketModel2017) -> list[Term]:
     """[C.12] minimise players receiving the same downfloat as the previous round."""
-    return _same_downfloat(bm, 1, "C.12 paired residents with a downfloat in R-1 (negated)")
+    return _same_downfloat(bm, 1, "C.12 paired residents with a downfloat in R-1")
 
 
 @criterion("C.13")
@@ -203,7 +203,7 @@ def same_upfloat_1(bm: BracketModel2017) -> list[Term]:
 @criterion("C.14")
 def same_downfloat_2(bm: BracketModel2017) -> list[Term]:
     """[C.14] as [C.12], two rounds before."""
-    return _same_downfloat(bm, 2, "C.14 paired residents with a downfloat in R-2 (negated)")
+    return _same_downfloat(bm, 2, "C.14 paired residents with a downfloat in R-2")
 
 
 @criterion("C.15")
