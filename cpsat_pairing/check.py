@@ -15,6 +15,8 @@ none), and `error` (the engine failed, e.g. a solver limit).
 
 from __future__ import annotations
 
+import dataclasses
+
 import re
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -403,6 +405,15 @@ def parse_rounds(spec: str | None) -> Callable[[int], bool]:
     return lambda r: any(lo <= r <= hi for lo, hi in ranges)
 
 
+def with_rounds_in_file(t: Tournament, last: int) -> Tournament:
+    """Checking a finished file that does not state its number of rounds (no `XXR`/`142`,
+    e.g. JaVaFo's): the rounds it holds are all the rounds (as bbpPairings' `-c` reads it),
+    so the last of them is the last round (topscorers, C.04.1 / [C3])."""
+    if t.total_rounds is None and last:
+        return dataclasses.replace(t, total_rounds=last)
+    return t
+
+
 def check_tournament(
     t: Tournament, edition: str | Edition = "dutch-2026", rounds: str | None = None
 ) -> list[dict[str, Any]]:
@@ -410,6 +421,7 @@ def check_tournament(
     ed = load_edition(edition) if isinstance(edition, str) else edition
     wanted = parse_rounds(rounds)
     last = max((len(p.rounds) for p in t.players), default=0)
+    t = with_rounds_in_file(t, last)
     return [check_round(t, r, ed) for r in range(1, last + 1) if wanted(r) and round_exists(t, r)]
 
 

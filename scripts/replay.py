@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cpsat_pairing.check import file_round  # noqa: E402
+from cpsat_pairing.check import file_round, with_rounds_in_file  # noqa: E402
 from cpsat_pairing.engine import NoValidPairing, pair  # noqa: E402
 from cpsat_pairing.state import round_exists  # noqa: E402
 from cpsat_pairing.trf import read_trf  # noqa: E402
@@ -39,6 +39,7 @@ def replay_file(args: tuple[str, str, int]) -> list[tuple[str, int, bool, float,
     t = read_trf(path)
     out = []
     last = max((len(p.rounds) for p in t.players), default=0)
+    t = with_rounds_in_file(t, last)
     first_coloured = next(
         (r for r in range(1, last + 1) if any((e := p.entry(r)) is not None and e.colour is not None for p in t.players)),
         0,
