@@ -137,7 +137,14 @@ def pair2017(t: Tournament, rnd: int, ed: Edition, workers: int = 1, forced: lis
             final = gi == len(groups) - 1
             bm = _solve(ed, st, bracket, mdps, nxt, ok, eligible, False, final, odd, workers, forced)
             pairs, floaters = bm.bracket_result()
-            rest = floaters + [p for g in groups[gi:] for p in g]
+            # A.9 asks whether the rules' pairing of this bracket can be completed; a
+            # given (forced) pairing always can, so its bracket is the PPB when the
+            # rules' own pairing of the same bracket would be.
+            probe = floaters
+            if forced is not None:
+                free = _solve(ed, st, bracket, mdps, nxt, ok, eligible, False, final, odd, workers, None)
+                probe = free.bracket_result()[1]
+            rest = probe + [p for g in groups[gi:] for p in g]
             if not completable(rest, ok, eligible):
                 # A.9: this is the PPB; pair it again with everybody below, completing.
                 below = [p for g in groups[gi:] for p in g]

@@ -153,3 +153,14 @@ def test_resolve_edition_notes() -> None:
     used, notes = resolve_edition("dutch-2026", "Swiss Dutch 2017 rules")
     assert used == "dutch-2026" and "warning" in notes[0]
     assert resolve_edition(None, None) == ("dutch-2026", [])
+
+
+def test_forced_pairing_is_scored_on_the_same_ppb() -> None:
+    """check/why-not: a given pairing of the PPB round is scored with the same brackets."""
+    r = {1: [(5, "w", "1")], 2: [(6, "b", "1")], 3: [(7, "w", "1")], 4: [(8, "b", "=")],
+         5: [(1, "b", "0")], 6: [(2, "w", "0")], 7: [(3, "b", "0")], 8: [(4, "w", "=")]}
+    t = parse_trf(_trf(r, forbidden=[(5, q) for q in (3, 4, 6, 7, 8)]))
+    ours = pair(t, 2, ED)
+    other = pair(t, 2, ED, forced=[(3, 1), (2, 5), (4, 7), (6, 8)])
+    assert [br.kind for br in other.brackets] == ["PPB", "CLB"]
+    assert [br.tiers[:2] for br in other.brackets][0] == [br.tiers[:2] for br in ours.brackets][0]
