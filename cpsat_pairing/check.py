@@ -15,6 +15,8 @@ none), and `error` (the engine failed, e.g. a solver limit).
 
 from __future__ import annotations
 
+import dataclasses
+
 import re
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -48,9 +50,9 @@ VERDICTS = (MATCH, COLOURS_DIFFER, PAIRS_DIFFER, ILLEGAL, NO_VALID_PAIRING, ERRO
 # for that, which we keep for "no valid pairing" of `pair`).
 EXIT_DIFFERS = 10
 
-# 2026/2017 criteria are [Cn]; the 2013 edition's tiers are named after its own terms
-# (P, M1, X, Z, B.2-B.6, A.7.d: criteria2013.py).
-_QUALITY = re.compile(r"^(C\d+|C\.\d+|P|M1|X|Z|B\.\d|A\.7\.d)\b\s*(.*)$")
+# 2026 criteria are [Cn], 2017 ones [C.n]; the 2013 edition's tiers are named after
+# its own terms (P, M1, X, Z, B.2-B.6, A.7.d: criteria2013.py).
+_QUALITY = re.compile(r"^(C\.?\d+|P|M1|X|Z|B\.\d|A\.7\.d)\b\s*(.*)$")
 # Generation-order tiers (engine/order.py) and the article that defines each.
 _ORDER_ARTICLE = (("MDP set", "4.4"), ("MDP-pairing", "4.2"), ("exchange", "4.3"), ("transposition", "4.2"))
 
@@ -405,6 +407,15 @@ def parse_rounds(spec: str | None) -> Callable[[int], bool]:
     return lambda r: any(lo <= r <= hi for lo, hi in ranges)
 
 
+def with_rounds_in_file(t: Tournament, last: int) -> Tournament:
+    """Checking a finished file that does not state its number of rounds (no `XXR`/`142`,
+    e.g. JaVaFo's): the rounds it holds are all the rounds (as bbpPairings' `-c` reads it),
+    so the last of them is the last round (topscorers, C.04.1 / [C3])."""
+    if t.total_rounds is None and last:
+        return dataclasses.replace(t, total_rounds=last)
+    return t
+
+
 def check_tournament(
     t: Tournament, edition: str | Edition = "dutch-2026", rounds: str | None = None
 ) -> list[dict[str, Any]]:
@@ -412,16 +423,19 @@ def check_tournament(
     ed = load_edition(edition) if isinstance(edition, str) else edition
     wanted = parse_rounds(rounds)
     last = max((len(p.rounds) for p in t.players), default=0)
+    t = with_rounds_in_file(t, last)
     return [check_round(t, r, ed) for r in range(1, last + 1) if wanted(r) and round_exists(t, r)]
 
 
-def check_file(path: str, edition: str = "dutch-2026", rounds: str | None = None) -> dict[str, Any]:
-    """One file's report; errors reading it are reported, not raised (a batch goes on)."""
+def check_file(path: str, edition: str | None = "dutch-2026", rounds: str | None = None) -> dict[str, Any]:
+    """One file's report; errors reading it are reported, not raised (a batch goes on).
+
+    `edition` None: the edition the file names, else the default (`notes` say which)."""
     return check_data(None, path, edition, rounds)
 
 
 def check_data(
-    data: bytes | None, path: str, edition: str = "dutch-2026", rounds: str | None = None
+    data: bytes | None, path: str, edition: str | None = "dutch-2026", rounds: str | None = None
 ) -> dict[str, Any]:
     """`check_file` on the file's bytes when they were read elsewhere (a cluster worker
     gets the bytes, not the path); `data=None` reads `path` here."""
@@ -434,6 +448,10 @@ def check_data(
     except OSError as exc:
         out.update(error=f"{path}: {exc.strerror or exc}", exit_code=int(ExitCode.FILE_ACCESS))
         return out
+    from .editions import resolve_edition
+
+    edition, notes = resolve_edition(edition, t.edition_hint, t.name)
+    out.update(edition=edition, notes=[f"{path}: {n}" for n in notes])
     out["name"] = t.name
     out["players"] = len(t.players)
     out["warnings"] = list(t.warnings)
@@ -442,13 +460,13 @@ def check_data(
     return out
 
 
-def _check_file_task(args: tuple[str, str, str | None]) -> dict[str, Any]:
+def _check_file_task(args: tuple[str, str | None, str | None]) -> dict[str, Any]:
     return check_file(*args)
 
 
 def check_files(
     paths: Sequence[str],
-    edition: str = "dutch-2026",
+    edition: str | None = "dutch-2026",
     rounds: str | None = None,
     jobs: int = 1,
     on_done: Callable[[dict[str, Any]], None] | None = None,

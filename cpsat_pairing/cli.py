@@ -309,14 +309,27 @@ class PairFormat(StrEnum):
 
 
 def _edition_option() -> Any:
-    return typer.Option("--edition", "-e", help="Rule edition: dutch-2026 (default), dutch-2017, dutch-2013.")
+    return typer.Option(
+        "--edition", "-e", show_default=False,
+        help="Rule edition: dutch-2026, dutch-2017, dutch-2013 (default: the one the file names, else dutch-2026).",
+    )
+
+
+def _file_edition(t: Tournament, edition: str | None) -> str:
+    """--edition, or the edition the file names (`192` code, `092`/`012` text); notes on stderr."""
+    from .editions import resolve_edition
+
+    chosen, notes = resolve_edition(edition, t.edition_hint, t.name)
+    for note in notes:
+        typer.echo(f"{t.source or 'input'}: {note}", err=True)
+    return chosen
 
 
 @app.command(epilog=EPILOG)
 @cli_errors
 def pair(
     file: FileArg,
-    edition: Annotated[str, _edition_option()] = "dutch-2026",
+    edition: Annotated[str | None, _edition_option()] = None,
     rnd: Annotated[
         int | None, typer.Option("--round", "-r", help="Re-pair round R from rounds 1..R-1 (absences of R kept).")
     ] = None,
@@ -335,6 +348,7 @@ def pair(
     from .progress import progress_on_stderr
 
     t = load_tournament(file)
+    edition = _file_edition(t, edition)
     try:
         from .editions import load_edition
 
@@ -427,7 +441,7 @@ def check(
     files: Annotated[
         list[str], typer.Argument(metavar="FILE...", help="Paired TRF files, or 'example'.", show_default=False)
     ],
-    edition: Annotated[str, _edition_option()] = "dutch-2026",
+    edition: Annotated[str | None, _edition_option()] = None,
     rounds: Annotated[
         str | None, typer.Option("--rounds", help="Only these rounds, e.g. 3-7 or 2,5,8- (default: all).")
     ] = None,
@@ -451,7 +465,8 @@ def check(
     """Check every round of the files (see CHECK_HELP)."""
     from .check import check_files, exit_code, file_table, parse_rounds, summary_line, summary_table, to_json
 
-    _check_edition(edition)
+    if edition is not None:
+        _check_edition(edition)
     try:
         parse_rounds(rounds)
     except ValueError as exc:
@@ -463,6 +478,12 @@ def check(
         reports = _run_checks_dask(paths, edition, rounds, scheduler, jobs)
     else:
         reports = _run_checks(paths, edition, rounds, jobs, check_files)
+    for rep in reports:
+        for note in rep.get("notes") or []:
+            typer.echo(note, err=True)
+    if edition is None:
+        used = sorted({rep["edition"] for rep in reports if rep["edition"]})
+        edition = ", ".join(used) if used else "dutch-2026"
     if len(reports) == 1 and reports[0]["error"]:
         fail(reports[0]["error"], ExitCode(reports[0]["exit_code"]))
     if html is not None:
@@ -504,7 +525,7 @@ def _progress() -> Any:
     return Progress(*columns, console=Console(stderr=True), transient=True)
 
 
-def _run_checks_dask(paths: list[str], edition: str, rounds: str | None, scheduler: str, jobs: int) -> list[Any]:
+def _run_checks_dask(paths: list[str], edition: str | None, rounds: str | None, scheduler: str, jobs: int) -> list[Any]:
     """Run the checks on a Dask cluster (one task per file), with the same progress bar."""
     from . import distributed as dist
 
@@ -533,7 +554,7 @@ def _run_checks_dask(paths: list[str], edition: str, rounds: str | None, schedul
             cluster.close()
 
 
-def _run_checks(paths: list[str], edition: str, rounds: str | None, jobs: int, check_files: Any) -> list[Any]:
+def _run_checks(paths: list[str], edition: str | None, rounds: str | None, jobs: int, check_files: Any) -> list[Any]:
     """Run the checks, with a progress bar on stderr when there is more than one file."""
     if len(paths) <= 1:
         return list(check_files(paths, edition, rounds, jobs))
@@ -562,7 +583,7 @@ EXPLAIN_HELP = (
 @cli_errors
 def explain_command(
     file: FileArg,
-    edition: Annotated[str, _edition_option()] = "dutch-2026",
+    edition: Annotated[str | None, _edition_option()] = None,
     rnd: Annotated[
         int | None, typer.Option("--round", "-r", help="Explain round R (re-paired from rounds 1..R-1).")
     ] = None,
@@ -580,6 +601,7 @@ def explain_command(
     from .explain import why_not_renderable
 
     t = load_tournament(file)
+    edition = _file_edition(t, edition)
     _check_edition(edition)
     if rnd is not None and rnd < 1:
         fail(f"{file}: --round must be at least 1", ExitCode.INVALID_INPUT)

@@ -6,6 +6,7 @@ data plus a few criteria.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from functools import cache
@@ -60,3 +61,66 @@ def load_edition(name: str = DEFAULT_EDITION) -> Edition:
         order=dict(data.get("order", {})),
         procedure=str(data.get("procedure", "2026")),
     )
+
+
+# -- which edition a file names ---------------------------------------------------------
+
+# TRF-2026 `192` tournament-type codes (ETT26) that name one edition of the Dutch rules.
+_CODES_192 = {
+    "FIDE_DUTCH_2017": "dutch-2017",
+    "FIDE_DUTCH_2025": "dutch-2026",  # the draft's name of the 2026 rules (bbpPairings 6.0)
+    "FIDE_DUTCH_2026": "dutch-2026",
+}
+# Free text (`092` tournament type, `012` name): a year next to "Dutch" or "rules".
+_TEXT = re.compile(r"\b(dutch|rules?|system)\b", re.IGNORECASE)
+_YEARS = (
+    (re.compile(r"\b(istanbul\s*2012|2012|2013)\b", re.IGNORECASE), "dutch-2013"),
+    (re.compile(r"\b(baku\s*2016|2017|goynuk)\b", re.IGNORECASE), "dutch-2017"),
+    (re.compile(r"\b(2025|2026)\b"), "dutch-2026"),
+)
+
+
+def edition_named(*texts: str | None) -> str | None:
+    """The edition a file names in its `192` code or its `092`/`012` text, if any.
+
+    "FIDE_DUTCH_2017", "Swiss Dutch 2017 rules" and "Dutch (Istanbul 2012 rules)" name
+    an edition; a bare year in a tournament's name ("Open 2017") does not.
+    """
+    for text in texts:
+        if not text:
+            continue
+        code = text.strip().upper()
+        code = code.removesuffix("_BAKU")
+        if code in _CODES_192:
+            return _CODES_192[code]
+        if not _TEXT.search(text):
+            continue
+        for pattern, name in _YEARS:
+            if pattern.search(text):
+                return name
+    return None
+
+
+def resolve_edition(requested: str | None, *texts: str | None) -> tuple[str, list[str]]:
+    """The edition to pair with, and notes for stderr.
+
+    Without `--edition` the edition the file names is used when its model exists (else
+    the default, with a warning); with `--edition`, a file naming another edition only
+    gets a warning: the option wins.
+    """
+    named = edition_named(*texts)
+    notes: list[str] = []
+    if requested is not None:
+        if named is not None and named != requested:
+            notes.append(f"warning: the file names the {named} rules but --edition {requested} was given; "
+                         f"pairing by {requested}")
+        return requested, notes
+    if named is None:
+        return DEFAULT_EDITION, notes
+    if named not in available():
+        notes.append(f"warning: the file names the {named} rules, which have no model here; "
+                     f"pairing by {DEFAULT_EDITION}")
+        return DEFAULT_EDITION, notes
+    if named != DEFAULT_EDITION:
+        notes.append(f"note: the file names the {named} rules: pairing by {named} (--edition to override)")
+    return named, notes

@@ -57,6 +57,7 @@ class BracketTrace:
     pairs: list[tuple[int, int]]
     downfloaters: list[int]
     tiers: list[tuple[str, int]] = field(default_factory=list)
+    kind: str = ""  # 2017 editions: "PPB" or "CLB" (A.9) for the collapsed last brackets
 
 
 @dataclass
@@ -203,6 +204,11 @@ def pair(
         return pair_2013(t, rnd, ed, workers, forced)
     if rnd is None:
         rnd = t.rounds_played + 1
+    if ed.completion == "ppb":
+        # 2017: completion only in the penultimate pairing bracket (A.9), PSD tiers.
+        from .engine2017 import pair2017
+
+        return pair2017(t, rnd, ed, workers, forced)
     st = build_state(t, rnd, ed.state_rules)
     present = list(st.present)
     ok = compatibility(st, t)

@@ -100,6 +100,8 @@ def explain_bracket(st: RoundState, br: BracketTrace) -> dict[str, Any]:
         "downfloaters": list(br.downfloaters),
         "tiers": [_tier(n, v) for n, v in br.tiers if v],
     }
+    if br.kind:
+        out["kind"] = br.kind  # 2017 A.9: the penultimate / collapsed last bracket
     if m1:
         out["S1"], out["S2"] = m1, _ranked(st, br.residents)
         taken = {p for pq in br.pairs if set(pq) & mdps for p in pq}
@@ -209,11 +211,13 @@ def explanation_renderable(data: dict[str, Any], names: dict[int, str] | None = 
     """Brackets top-down, then the boards with their colour rule."""
     names = names or {}
     items: list[Any] = [Text(f"Round {data['round']} — {data['edition']}"
-                             + (f"; PAB score [C5] {data['pab_score']}" if data["pab_score"] is not None else "")
-                             + (f"; PAB to {data['bye']}" if data["bye"] else ""),
+                             + (f"; PAB score [C5] {data['pab_score']}, PAB to {data['bye']}"
+                                if data["bye"] and data.get("pab_score") is not None
+                                else f"; PAB to {data['bye']}" if data["bye"] else ""),
                              style="bold")]
     for br in data["brackets"]:
-        table = Table(title=f"bracket {br['score']} ({'homogeneous' if br['homogeneous'] else 'heterogeneous'})",
+        kind = f"{br['kind']}, " if br.get("kind") else ""
+        table = Table(title=f"bracket {br['score']} ({kind}{'homogeneous' if br['homogeneous'] else 'heterogeneous'})",
                       title_justify="left", show_header=False)
         table.add_column("what", style="bold")
         table.add_column("value", overflow="fold")

@@ -194,3 +194,30 @@ def test_python_dash_m(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["players"] == 14
+
+
+def test_edition_named_by_the_file_is_used_and_said(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`092 ... Dutch 2017 rules` selects dutch-2017 without --edition (note on stderr);
+    a contradicting --edition wins with a warning; a named edition without a model falls
+    back to the default with a warning."""
+    src = (FIXTURES / "corpus/dutch-2017/dev-javafo/j000076.trf").read_text()
+    path = tmp_path / "t.trf"
+    path.write_text(src)
+    cli_runner = CliRunner(mix_stderr=False) if "mix_stderr" in CliRunner.__init__.__code__.co_varnames else CliRunner()
+    res = cli_runner.invoke(app, ["pair", str(path), "--round", "2", "-f", "json"])
+    assert res.exit_code == 0 and json.loads(res.stdout)["edition"] == "dutch-2017"
+    assert "dutch-2017" in res.stderr and "note" in res.stderr
+    res = cli_runner.invoke(app, ["pair", str(path), "--round", "2", "-f", "json", "--edition", "dutch-2026"])
+    assert res.exit_code == 0 and json.loads(res.stdout)["edition"] == "dutch-2026"
+    assert "warning" in res.stderr
+    path.write_text(src.replace("Swiss Dutch 2017 rules", "Swiss Dutch (Istanbul 2012 rules)"))
+    res = cli_runner.invoke(app, ["pair", str(path), "--round", "2", "-f", "json"])
+    assert res.exit_code == 0 and json.loads(res.stdout)["edition"] == "dutch-2013"
+    assert "dutch-2013" in res.stderr and "note" in res.stderr
+    # An edition the file names but this installation has no model of: the default, said loudly.
+    from cpsat_pairing import editions
+
+    monkeypatch.setattr(editions, "available", lambda: ["dutch-2026", "dutch-2017"])
+    res = cli_runner.invoke(app, ["pair", str(path), "--round", "2", "-f", "json"])
+    assert res.exit_code == 0 and json.loads(res.stdout)["edition"] == "dutch-2026"
+    assert "dutch-2013" in res.stderr and "warning" in res.stderr
