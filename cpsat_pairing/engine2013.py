@@ -70,7 +70,7 @@ def _solve_bracket(ed, st, remaining, bracket, mdps, next_group, ok, eligible, w
     for name in ed.quality:
         terms += REGISTRY[name](bm)
     bm.solver.minimize(terms)
-    generation_order(bm, ed.order.get("remainder_bsn", "fresh"))
+    generation_order(bm, ed.order.get("remainder_bsn", "fresh"), ed.order.get("s1_size", "pairs"))
     return bm
 
 

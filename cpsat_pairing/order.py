@@ -54,7 +54,51 @@ def _fix_partners(bm: BracketModel, s1: list[int], among: frozenset[int], bsn: d
         i += done
 
 
-def generation_order(bm: BracketModel, remainder_bsn: str = "fresh") -> None:
+def _fix_slots(bm: BracketModel, s1: list[int], s2: list[int], bsn: dict[int, int]) -> None:
+    """Legacy D.1 when fewer than P0 pairs are made (2013: S1 keeps the top P0 players):
+    the transposition of S2 puts one S2 player against each S1 player; a pair is an S1
+    player with his S2 counterpart, an S1 player who floats faces an S2 player who floats
+    too.  The first transposition is the lexicographic minimum of the counterparts."""
+    model = bm.model
+    inside = frozenset(s1) | frozenset(s2)
+    a: dict[tuple[int, int], object] = {}
+    for p in s1:
+        row = []
+        for q in s2:
+            v = model.new_bool_var(f"slot_{p}_{q}")
+            a[p, q] = v
+            row.append(v)
+            pq = (p, q) if (p, q) in bm.x else (q, p)
+            if pq in bm.x:
+                model.add(v == 1).only_enforce_if(bm.x[pq])
+                model.add_bool_or([v.Not(), bm.x[pq], bm.df[p]])
+            else:
+                model.add_bool_or([v.Not(), bm.df[p]])
+            model.add_bool_or([v.Not(), bm.df[p].Not(), bm.df[q]])
+        model.add_exactly_one(row)
+    for q in s2:
+        model.add_at_most_one(a[p, q] for p in s1)
+    # No exchange: every pair joins S1 and S2.
+    s1set = frozenset(s1)
+    for (p, q), v in bm.x.items():
+        if p in inside and q in inside and (p in s1set) == (q in s1set):
+            model.add(v == 0)
+    bm.solver.all_vars.extend(a.values())
+    # Incumbent: pairs on their slots, floaters of S1 on the floaters of S2 in order.
+    chosen = {p: q for (x, y) in bm.chosen_pairs() if x in inside and y in inside for p, q in ((x, y), (y, x))}
+    free2 = [q for q in s2 if q not in chosen]
+    for p in s1:
+        q = chosen.get(p)
+        if q is None and free2:
+            q = free2.pop(0)
+        if q is not None:
+            bm.solver.values[a[p, q].index] = 1
+    terms = [bm.term(f"transposition: S2 player against BSN {bsn[p]}", ((bsn[q], a[p, q]) for q in s2), one_hot=True)
+             for p in s1]
+    bm.solver.minimize(terms)
+
+
+def generation_order(bm: BracketModel, remainder_bsn: str = "fresh", s1_size: str = "pairs") -> None:
     """Fix the first-generated candidate among those optimal on every criterion."""
     solver = bm.solver
     model = bm.model
@@ -70,12 +114,24 @@ def generation_order(bm: BracketModel, remainder_bsn: str = "fresh") -> None:
         taken = {q for (p, q) in bm.chosen_pairs() for q in (p, q) if p in s1 or q in s1}
     else:
         taken = set()
-    remainder = [p for p in bm.residents if p not in taken]
+    whole = s1_size == "p0" and bool(mdps) and not paired_mdps
+    if whole:
+        # C.14.b2: M1 = 0, the bracket is paired as homogeneous, its MDPs included.
+        remainder = list(bm.bracket)
+    else:
+        remainder = [p for p in bm.residents if p not in taken]
     rset = frozenset(remainder)
     pairs = [(p, q) for (p, q) in bm.chosen_pairs() if p in rset and q in rset]
     n1 = len(pairs)
     if n1 == 0:
         return
+    if whole and n1 < len(remainder) // 2:
+        bsn = bm.bsn if remainder_bsn == "original" else {p: i + 1 for i, p in enumerate(remainder)}
+        p0 = len(remainder) // 2
+        s1_orig, s2_orig = remainder[:p0], remainder[p0:]
+        if all((p in s1_orig) != (q in s1_orig) for p, q in pairs):
+            _fix_slots(bm, s1_orig, s2_orig, bsn)
+            return
     bsn = bm.bsn if remainder_bsn == "original" else {p: i + 1 for i, p in enumerate(remainder)}
     s1_orig, s2_orig = remainder[:n1], remainder[n1:]
     s = {p: model.new_bool_var(f"s1_{p}") for p in remainder}
