@@ -83,7 +83,10 @@ def _fits(chunk: Sequence[Term]) -> bool:
     every coefficient, not from the one-hot structure)."""
     total = 0
     for t, w in zip(chunk, _weights(chunk)):
-        total += w * sum(abs(c) for c in t.coefs)
+        if t.one_hot and t.coefs:
+            total += w * max(abs(c) for c in t.coefs)  # exactly one of its Booleans is true
+        else:
+            total += w * sum(abs(c) for c in t.coefs)
     return total <= MAX_WEIGHT
 
 
