@@ -261,13 +261,7 @@ def pair(
         mdps = floaters
         if nxt is None and floaters:
             bye = floaters[0]
-    initial = infer_initial_colour(t, rnd - 1)
-    tpn = pairing_numbers(st)
-    boards = []
-    for p, q in all_pairs:
-        w, b, rule = allocate(st, p, q, initial, tpn)
-        boards.append(Board(w, b, rule))
-    boards.sort(key=lambda bd: _board_key(st, bd))
+    boards = make_boards(t, st, all_pairs)
     return Pairing(rnd, ed.name, boards, bye, sorted(st.absent), traces, pab_score)
 
 
@@ -441,6 +435,15 @@ def _solve_locally(ed: Edition, bm: BracketModel, remainder_bsn: str) -> bool:
     bm.solver.trace += [entry for entry in inner.solver.trace if entry[0] not in fixed]
     bm.solver.solves += inner.solver.solves
     return True
+
+
+def make_boards(t: Tournament, st: RoundState, pairs: list[tuple[int, int]]) -> list[Board]:
+    """Colours by Art. 5.2 and board order by C.04.2 Art. 3.6 (the same in every edition)."""
+    initial = infer_initial_colour(t, st.round - 1)
+    tpn = pairing_numbers(st)
+    boards = [Board(*allocate(st, p, q, initial, tpn)) for p, q in pairs]
+    boards.sort(key=lambda bd: _board_key(st, bd))
+    return boards
 
 
 def _board_key(st: RoundState, bd: Board) -> tuple:

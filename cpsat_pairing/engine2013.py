@@ -23,21 +23,17 @@ from __future__ import annotations
 
 
 from . import criteria2013 as _criteria2013  # noqa: F401  (fills the registry)
-from .colours import allocate
 from .editions import Edition
 from .bracket import BracketModel
 from .criteria import REGISTRY
 from .engine import (
     BracketTrace,
-    Board,
     NoValidPairing,
     Pairing,
-    _board_key,
     _pab_score,
     _unpairable,
     compatibility,
-    infer_initial_colour,
-    pairing_numbers,
+    make_boards,
 )
 from .lex import InfeasibleError, Term
 from .order import generation_order
@@ -166,13 +162,7 @@ def pair(
         mdps = floaters
         if nxt is None and floaters:
             bye = floaters[0]
-    initial = infer_initial_colour(t, rnd - 1)
-    tpn = pairing_numbers(st)
-    boards = []
-    for p, q in all_pairs:
-        w, b, rule = allocate(st, p, q, initial, tpn)
-        boards.append(Board(w, b, rule))
-    boards.sort(key=lambda bd: _board_key(st, bd))
+    boards = make_boards(t, st, all_pairs)
     return Pairing(rnd, ed.name, boards, bye, sorted(st.absent), traces, pab_score)
 
 

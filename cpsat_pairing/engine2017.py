@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from . import criteria2017 as _criteria2017  # noqa: F401  (fills the registry)
 from .bracket2017 import BracketModel2017
-from .colours import allocate
 from .criteria2017 import REGISTRY2017
 from .editions import Edition
 from .lex import InfeasibleError, Term
@@ -93,8 +92,7 @@ def _solve(
 
 def pair2017(t: Tournament, rnd: int, ed: Edition, workers: int = 1, forced: list[tuple[int, int]] | None = None):
     from .engine import (
-        Board, BracketTrace, NoValidPairing, Pairing, _board_key, _unpairable, compatibility,
-        infer_initial_colour, pairing_numbers,
+        BracketTrace, NoValidPairing, Pairing, _unpairable, compatibility, make_boards,
     )
 
     st = build_state(t, rnd, ed.state_rules)
@@ -156,12 +154,6 @@ def pair2017(t: Tournament, rnd: int, ed: Edition, workers: int = 1, forced: lis
         all_pairs += pairs
         mdps = floaters
     bye = mdps[0] if mdps else None
-    initial = infer_initial_colour(t, rnd - 1)
-    tpn = pairing_numbers(st)
-    boards = []
-    for p, q in all_pairs:
-        w, b, rule = allocate(st, p, q, initial, tpn)
-        boards.append(Board(w, b, rule))
-    boards.sort(key=lambda bd: _board_key(st, bd))
+    boards = make_boards(t, st, all_pairs)
     # No PAB-score criterion in 2017: the PAB is whoever the last bracket leaves unpaired.
     return Pairing(rnd, ed.name, boards, bye, sorted(st.absent), traces, None)
