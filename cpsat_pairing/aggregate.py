@@ -97,7 +97,7 @@ class AggregateBracketModel(BracketModel):
         self.solver = LexSolver(m, all_vars, workers=self.workers)
 
     def _leaving(self, p: int, g: frozenset[int]) -> list[cp_model.IntVar]:
-        """Variables that pair p with someone outside the set g."""
+        """As in the pair model, plus the next-scoregroup counts that leave g."""
         out = [v for q, v in self.adj[p] if q not in g]
         ns = self.next_group
         if p in self.dn and not all(n in g for n in ns):
@@ -110,26 +110,6 @@ class AggregateBracketModel(BracketModel):
             if p in d:
                 out.append(d[p])
         return out
-
-    def add_parity_cuts(self) -> None:
-        """As in the pair model: an odd set of players, none unpaired, sends a pair out."""
-        by_score: dict[Fraction, list[int]] = {}
-        for p in self.players:
-            by_score.setdefault(self.score[p], []).append(p)
-        groups: list[list[int]] = []
-        prefix: list[int] = []
-        for s in sorted(by_score, reverse=True):
-            groups.append(by_score[s])
-            prefix = prefix + by_score[s]
-            groups.append(list(prefix))
-        groups.append(list(self.bracket))
-        seen: set[frozenset[int]] = set()
-        for g in groups:
-            key = frozenset(g)
-            if len(g) % 2 == 0 or key in seen or len(g) == len(self.remaining):
-                continue
-            seen.add(key)
-            self.model.add(sum(v for p in g for v in self._leaving(p, key)) >= 1)
 
     def next_bracket_pairs(self) -> dict[Fraction, list[cp_model.IntVar]]:
         by_level: dict[Fraction, list[cp_model.IntVar]] = {}

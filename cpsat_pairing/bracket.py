@@ -145,10 +145,15 @@ class BracketModel:
             if len(g) % 2 == 0 or key in seen or len(g) == len(self.remaining):
                 continue
             seen.add(key)
-            out = [v for p in g for q, v in self.adj[p] if q not in key]
-            out += [self.exit[p] for p in g if p in self.exit]
-            out += [self.u[p] for p in g if p in self.u]
-            self.model.add(sum(out) >= 1)
+            self.model.add(sum(v for p in g for v in self._leaving(p, key)) >= 1)
+
+    def _leaving(self, p: int, g: frozenset[int]) -> list[cp_model.IntVar]:
+        """Variables that pair p with someone outside the set g (or leave p unpaired)."""
+        out = [v for q, v in self.adj[p] if q not in g]
+        for d in (self.exit, self.u):
+            if p in d:
+                out.append(d[p])
+        return out
 
     def complete(self) -> list[Pair] | None:
         """A complete round-pairing extending the incumbent, or None if none exists.
