@@ -29,9 +29,16 @@ def _last_difference(a: PlayerState, b: PlayerState) -> Colour | None:
 
 
 def allocate(
-    st: RoundState, p: int, q: int, initial: Colour, tpn: dict[int, int] | None = None
+    st: RoundState, p: int, q: int, initial: Colour, tpn: dict[int, int] | None = None,
+    initial_parity: int = 1,
 ) -> tuple[int, int, str]:
-    """Return (white, black, rule) for the pair p-q."""
+    """Return (white, black, rule) for the pair p-q.
+
+    When neither player has a colour preference, the higher-ranked player gets the
+    initial colour if his TPN has `initial_parity` (1: odd, as Art. 5.2.5 and 2017 E.5
+    say; the 2013 edition's reference engine uses 0 after round 1, where its text is
+    silent).
+    """
     hi, lo = higher_ranked(st, p, q)
     a, b = st.players[hi], st.players[lo]
     ca, cb = a.pref_colour, b.pref_colour
@@ -59,5 +66,5 @@ def allocate(
             return give(hi, last.opposite, "5.2.3 alternation from the latest differing round")
         return give(hi, ca, "5.2.4 higher-ranked player's preference granted")
     number = tpn.get(hi, hi) if tpn else hi
-    colour = initial if number % 2 == 1 else initial.opposite
+    colour = initial if number % 2 == initial_parity else initial.opposite
     return give(hi, colour, "5.2.5 TPN parity of the higher-ranked player and the initial colour")

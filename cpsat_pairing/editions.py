@@ -30,6 +30,9 @@ class Edition:
     # Which pairing procedure the criteria belong to: "2026" (also 2017) or "2013"
     # (the Istanbul 2012 text: engine2013.py).
     procedure: str = "2026"
+    # Colour allocation switches where the edition's reference engine decides what the
+    # text leaves open (`[colours]` in the model).
+    colours: dict[str, str] = field(default_factory=dict)
 
 
 def _models_dir() -> Path:
@@ -60,6 +63,7 @@ def load_edition(name: str = DEFAULT_EDITION) -> Edition:
         pab_score=data.get("pab_score", "minimise-first"),
         order=dict(data.get("order", {})),
         procedure=str(data.get("procedure", "2026")),
+        colours=dict(data.get("colours", {})),
     )
 
 

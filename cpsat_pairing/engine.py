@@ -261,7 +261,7 @@ def pair(
         mdps = floaters
         if nxt is None and floaters:
             bye = floaters[0]
-    boards = make_boards(t, st, all_pairs)
+    boards = make_boards(t, st, all_pairs, ed)
     return Pairing(rnd, ed.name, boards, bye, sorted(st.absent), traces, pab_score)
 
 
@@ -437,11 +437,18 @@ def _solve_locally(ed: Edition, bm: BracketModel, remainder_bsn: str) -> bool:
     return True
 
 
-def make_boards(t: Tournament, st: RoundState, pairs: list[tuple[int, int]]) -> list[Board]:
-    """Colours by Art. 5.2 and board order by C.04.2 Art. 3.6 (the same in every edition)."""
+def make_boards(
+    t: Tournament, st: RoundState, pairs: list[tuple[int, int]], ed: Edition | None = None
+) -> list[Board]:
+    """Colours by Art. 5.2 and board order by C.04.2 Art. 3.6 (the same in every edition,
+    except for the edition's `[colours]` data: which TPN parity takes the initial colour
+    in a pair without preferences after round 1)."""
     initial = infer_initial_colour(t, st.round - 1)
     tpn = pairing_numbers(st)
-    boards = [Board(*allocate(st, p, q, initial, tpn)) for p, q in pairs]
+    parity = 1
+    if ed is not None and st.round > 1 and ed.colours.get("no_preference_after_round_1") == "even-tpn-initial":
+        parity = 0
+    boards = [Board(*allocate(st, p, q, initial, tpn, parity)) for p, q in pairs]
     boards.sort(key=lambda bd: _board_key(st, bd))
     return boards
 

@@ -162,7 +162,7 @@ def pair(
         mdps = floaters
         if nxt is None and floaters:
             bye = floaters[0]
-    boards = make_boards(t, st, all_pairs)
+    boards = make_boards(t, st, all_pairs, ed)
     return Pairing(rnd, ed.name, boards, bye, sorted(st.absent), traces, pab_score)
 
 

@@ -154,6 +154,6 @@ def pair2017(t: Tournament, rnd: int, ed: Edition, workers: int = 1, forced: lis
         all_pairs += pairs
         mdps = floaters
     bye = mdps[0] if mdps else None
-    boards = make_boards(t, st, all_pairs)
+    boards = make_boards(t, st, all_pairs, ed)
     # No PAB-score criterion in 2017: the PAB is whoever the last bracket leaves unpaired.
     return Pairing(rnd, ed.name, boards, bye, sorted(st.absent), traces, None)
