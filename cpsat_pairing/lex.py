@@ -111,6 +111,9 @@ class LexSolver:
     # constraint cutting that solution off, and the solve is repeated.
     accept: Callable[[dict[int, int]], bool] | None = None
     on_tier: Callable[[str], None] | None = None  # told the name of each tier solved
+    # Conflicts CP-SAT spends following the hint before its own search (CP-SAT's
+    # default, 10; the generation order sets 0, see order.py).
+    hint_conflict_limit: int = 10
 
     def _params(self, solver: cp_model.CpSolver) -> None:
         p = solver.parameters
@@ -123,6 +126,7 @@ class LexSolver:
         p.symmetry_level = 0
         p.cp_model_probing_level = 0
         p.max_presolve_iterations = 1
+        p.hint_conflict_limit = self.hint_conflict_limit
 
     def _hint(self) -> None:
         # Straight into the proto: `add_hint` per variable costs more than some solves.

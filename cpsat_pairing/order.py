@@ -100,6 +100,16 @@ def _fix_slots(bm: BracketModel, s1: list[int], s2: list[int], bsn: dict[int, in
 
 def generation_order(bm: BracketModel, remainder_bsn: str = "fresh", s1_size: str = "pairs") -> None:
     """Fix the first-generated candidate among those optimal on every criterion."""
+    # The incumbent already meets every criterion; following its hint further only
+    # slows these solves (a third to a half each, measured on 500 players).
+    saved, bm.solver.hint_conflict_limit = bm.solver.hint_conflict_limit, 0
+    try:
+        _generation_order(bm, remainder_bsn, s1_size)
+    finally:
+        bm.solver.hint_conflict_limit = saved
+
+
+def _generation_order(bm: BracketModel, remainder_bsn: str, s1_size: str) -> None:
     solver = bm.solver
     model = bm.model
     residents = frozenset(bm.residents)
@@ -154,6 +164,7 @@ def generation_order(bm: BracketModel, remainder_bsn: str = "fresh", s1_size: st
     no_exchange += [(f"exchange: BSN {bsn[p]} stays in S1", 1) for p in reversed(s1_orig)]
     no_exchange += [(f"exchange: BSN {bsn[q]} moves to S1", 0) for q in s2_orig]
     if solver.try_fix([s[p] for p in s1_orig], no_exchange):
+        _close_sides(bm, frozenset(s1_orig), rset)
         _fix_partners(bm, s1_orig, rset, bsn, "transposition")
         return
     terms = [
@@ -164,4 +175,15 @@ def generation_order(bm: BracketModel, remainder_bsn: str = "fresh", s1_size: st
     terms += [bm.term(f"exchange: BSN {bsn[q]} moves to S1", [(-1, s[q])]) for q in s2_orig]
     solver.minimize(terms)
     s1 = [p for p in remainder if solver.var_value(s[p])]
+    _close_sides(bm, frozenset(s1), rset)
     _fix_partners(bm, s1, rset, bsn, "transposition")
+
+
+def _close_sides(bm: BracketModel, s1: frozenset[int], remainder: frozenset[int]) -> None:
+    """Once the exchange is fixed, no pair may lie inside S1 or inside S2: fixing those
+    pairs' domains lets presolve drop them (and their side constraints) at once."""
+    domains = bm.model.proto.variables
+    for (p, q), v in bm.x.items():
+        if p in remainder and q in remainder and (p in s1) == (q in s1):
+            d = domains[v.index].domain
+            d[0] = d[1] = 0
