@@ -230,7 +230,15 @@ def x1_z1(players: list[PlayerState], rnd: int) -> tuple[int, int]:
 
 
 def _downfloaters(bm: BracketModel, ago: int, name: str) -> list[Term]:
-    weighted = [(1, bm.df[p]) for p in bm.bracket if bm.state.players[p].float_in(ago) is Float.DOWN]
+    """B.5/B.6 for downfloaters (C.3.e-f): the bracket's own players who move down.
+
+    A player moved down from a higher bracket already floats this round; his float was
+    weighed there, where he was chosen to move.  Leaving him unpaired again (even in a
+    bracket treated as homogeneous by A.3, or as the bye) adds no second downfloat, so
+    only players of the bracket's own score count (as JaVaFo 1.4: 3 rounds of
+    dutch-2013/dev turn on it -- j000024 r6, j000044 r9, j000047 r7 -- none is lost)."""
+    level = min(bm.score[p] for p in bm.bracket)
+    weighted = [(1, bm.df[p]) for p in bm.bracket if bm.score[p] == level and bm.state.players[p].float_in(ago) is Float.DOWN]
     return [bm.term(name, weighted)]
 
 

@@ -25,7 +25,7 @@ W, B = Colour.WHITE, Colour.BLACK
 
 
 def _rounds():
-    for path in (CORPUS_2013 / f"{name}.trf" for name in ("j000017", "j000034", "j000035")):
+    for path in (CORPUS_2013 / f"{name}.trf" for name in ("j000017", "j000034", "j000035", "j000044", "j000047")):
         t = read_trf(path)
         for rnd in range(1, t.rounds_played + 1):
             if round_exists(t, rnd):
