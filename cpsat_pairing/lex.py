@@ -27,10 +27,6 @@ from ortools.sat.python import cp_model
 from .errors import ExitCode, PairingError
 
 MAX_WEIGHT = 1 << 24
-# Tiers that each pick one of a few Booleans (the generation order's "partner of S1[i]")
-# pack safely under much larger weights: fewer solves, no slower each (500 players:
-# 53 -> 35 solves; 1,000 players: 131 -> 85; measured with scripts/bench.py).
-MAX_WEIGHT_ONE_HOT = 1 << 36
 
 # Process-wide counters for benchmarks (scripts/bench.py): CP-SAT calls and their time.
 STATS: dict[str, float] = {"solves": 0, "solve_seconds": 0.0, "build_seconds": 0.0}
@@ -91,7 +87,7 @@ def _fits(chunk: Sequence[Term]) -> bool:
             total += w * max(abs(c) for c in t.coefs)  # exactly one of its Booleans is true
         else:
             total += w * sum(abs(c) for c in t.coefs)
-    return total <= (MAX_WEIGHT_ONE_HOT if all(t.one_hot for t in chunk) else MAX_WEIGHT)
+    return total <= MAX_WEIGHT
 
 
 def _solution(solver: cp_model.CpSolver) -> dict[int, int]:
@@ -237,6 +233,38 @@ class LexSolver:
         for lit in lits:
             self.model.add(lit == 1)
         self.trace.extend(trace)
+        return True
+
+    def first_in_order(self, decisions: Sequence[cp_model.IntVar]) -> bool:
+        """Keep the solution of the fixed tiers that is first in the order of `decisions`
+        (each tried true before false, in turn): the lexicographic maximum of that bit
+        vector.  One CP-SAT call with a fixed search; returns False if there is none."""
+        self.model.clear_objective()
+        self.model.clear_hints()
+        self.model.add_decision_strategy(decisions, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
+        solver = cp_model.CpSolver()
+        self._params(solver)
+        solver.parameters.search_branching = cp_model.FIXED_SEARCH
+        # No presolve: it may drop solutions dominated by others (possibly the first) and
+        # rewrite the decision literals; either loses the order (measured: wrong pairs).
+        solver.parameters.cp_model_presolve = False
+        while True:
+            start = time.perf_counter()
+            status = solver.solve(self.model)
+            STATS["solve_seconds"] += time.perf_counter() - start
+            STATS["solves"] += 1
+            self.solves += 1
+            # A rejected solution is cut off (see `accept`); the next is again the first.
+            if self.accept is None or status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                break
+            if self.accept(_solution(solver)):
+                break
+        self.model.proto.search_strategy.clear()
+        if status == cp_model.INFEASIBLE:
+            return False
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            raise SolveLimitError(f"feasibility not decided (status {solver.status_name(status)})")
+        self._keep(solver)
         return True
 
     def value(self, term: Term) -> int:
