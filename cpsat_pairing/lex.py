@@ -114,6 +114,7 @@ class LexSolver:
     # Conflicts CP-SAT spends following the hint before its own search (CP-SAT's
     # default, 10; the generation order sets 0, see order.py).
     hint_conflict_limit: int = 10
+    presolve: bool = True  # the generation order turns it off (order.py)
 
     def _params(self, solver: cp_model.CpSolver) -> None:
         p = solver.parameters
@@ -127,6 +128,7 @@ class LexSolver:
         p.cp_model_probing_level = 0
         p.max_presolve_iterations = 1
         p.hint_conflict_limit = self.hint_conflict_limit
+        p.cp_model_presolve = self.presolve
 
     def _hint(self) -> None:
         # Straight into the proto: `add_hint` per variable costs more than some solves.

@@ -101,12 +101,15 @@ def _fix_slots(bm: BracketModel, s1: list[int], s2: list[int], bsn: dict[int, in
 def generation_order(bm: BracketModel, remainder_bsn: str = "fresh", s1_size: str = "pairs") -> None:
     """Fix the first-generated candidate among those optimal on every criterion."""
     # The incumbent already meets every criterion; following its hint further only
-    # slows these solves (a third to a half each, measured on 500 players).
-    saved, bm.solver.hint_conflict_limit = bm.solver.hint_conflict_limit, 0
+    # slows these solves (a third to a half each, measured on 500 players), and so does
+    # presolve on these feasibility-like solves (1,000 players: 3.5 s -> 1.9 s).
+    solver = bm.solver
+    saved = solver.hint_conflict_limit, solver.presolve
+    solver.hint_conflict_limit, solver.presolve = 0, False
     try:
         _generation_order(bm, remainder_bsn, s1_size)
     finally:
-        bm.solver.hint_conflict_limit = saved
+        solver.hint_conflict_limit, solver.presolve = saved
 
 
 def _generation_order(bm: BracketModel, remainder_bsn: str, s1_size: str) -> None:
