@@ -317,6 +317,7 @@ def check_round(t: Tournament, rnd: int, edition: Edition) -> dict[str, Any]:
         file_side = {"boards": [{"board": i, "white": w, "black": b, "colours": frozenset((w, b)) not in fr.colourless}
                                 for i, (w, b) in enumerate(board_order(st, fr.pairs), start=1)], "bye": fr.bye}
         res = _check_round(t, rnd, edition, fr, file_side)
+        _in_edition_terms(res, edition)
     except PairingError as exc:
         res = _result(rnd, ERROR, summary=str(exc), error=str(exc), file=file_side, exit_code=int(exc.exit_code))
     except Exception as exc:  # a check reports every round, it does not stop at one
@@ -324,6 +325,17 @@ def check_round(t: Tournament, rnd: int, edition: Edition) -> dict[str, Any]:
         res = _result(rnd, ERROR, summary=text, error=text, file=file_side, exit_code=int(ExitCode.UNEXPECTED))
     res["seconds"] = round(time.perf_counter() - t0, 3)
     return res
+
+
+def _in_edition_terms(res: dict[str, Any], ed: Edition) -> None:
+    """The texts of a verdict in the edition's own numbering (D.1, E.2 in 2017/2013)."""
+    res["summary"] = ed.in_its_terms(res["summary"])
+    if res.get("difference"):
+        res["difference"]["text"] = ed.in_its_terms(res["difference"]["text"])
+        if "label" in res["difference"]:
+            res["difference"]["label"] = ed.in_its_terms(res["difference"]["label"])
+    for row in res.get("side_by_side") or []:
+        row[0] = ed.in_its_terms(row[0])
 
 
 def _check_round(t: Tournament, rnd: int, ed: Edition, fr: FileRound, file_side: dict[str, Any]) -> dict[str, Any]:

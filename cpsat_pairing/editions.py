@@ -33,6 +33,27 @@ class Edition:
     # Colour allocation switches where the edition's reference engine decides what the
     # text leaves open (`[colours]` in the model).
     colours: dict[str, str] = field(default_factory=dict)
+    # How the text numbers the generation order and the colour rules: "2026" (Art. 4,
+    # Art. 5.2) or "sections" (the 2017 and 2013 texts: D.1-D.3, E.1-E.5).
+    numbering: str = "2026"
+
+    def in_its_terms(self, text: str) -> str:
+        """`text` (written with the 2026 article numbers) in this edition's numbering."""
+        if self.numbering == "2026":
+            return text
+        for pattern, repl in _SECTIONS:
+            text = pattern.sub(repl, text)
+        return text
+
+
+# The 2026 articles and what the 2017 and 2013 texts call them.
+_SECTIONS = (
+    (re.compile(r"Art\. 4\.2\b"), "D.1"),
+    (re.compile(r"Art\. 4\.3\b"), "D.2"),
+    (re.compile(r"Art\. 4\.4\b"), "D.3"),
+    (re.compile(r"(?:Art\. )?\b5\.2\.(\d)\b"), r"E.\1"),
+    (re.compile(r"Art\. 5\.2\b"), "E"),
+)
 
 
 def _models_dir() -> Path:
@@ -64,6 +85,7 @@ def load_edition(name: str = DEFAULT_EDITION) -> Edition:
         order=dict(data.get("order", {})),
         procedure=str(data.get("procedure", "2026")),
         colours=dict(data.get("colours", {})),
+        numbering=str(data.get("numbering", "2026")),
     )
 
 

@@ -119,14 +119,18 @@ def explain(t: Tournament, p: Pairing, edition: str | Edition | None = None) -> 
     """The whole round: PAB score ([C5]), every bracket top-down, every board's colour rule."""
     ed = load_edition(edition or p.edition) if not isinstance(edition, Edition) else edition
     st = build_state(t, p.round, ed.state_rules)
+    brackets = [explain_bracket(st, br) for br in p.brackets]
+    for br in brackets:  # labels in the edition's own numbering (D.1, E.2 in 2017/2013)
+        for tier in br["tiers"]:
+            tier["label"] = ed.in_its_terms(tier["label"])
     return {
         "round": p.round,
         "edition": p.edition,
         "pab_score": None if p.pab_score is None else format_points(p.pab_score),
         "bye": p.bye,
         "absent": list(p.absent),
-        "brackets": [explain_bracket(st, br) for br in p.brackets],
-        "boards": [{"board": i, "white": b.white, "black": b.black, "colour_rule": b.colour_rule}
+        "brackets": brackets,
+        "boards": [{"board": i, "white": b.white, "black": b.black, "colour_rule": ed.in_its_terms(b.colour_rule)}
                    for i, b in enumerate(p.boards, start=1)],
     }
 
@@ -210,6 +214,11 @@ def _ids(xs: list[int] | None) -> str:
 def explanation_renderable(data: dict[str, Any], names: dict[int, str] | None = None) -> Group:
     """Brackets top-down, then the boards with their colour rule."""
     names = names or {}
+    try:
+        terms = load_edition(data["edition"]).in_its_terms
+    except ValueError:
+        terms = str  # an edition this installation does not know: 2026 numbering
+
     items: list[Any] = [Text(f"Round {data['round']} — {data['edition']}"
                              + (f"; PAB score [C5] {data['pab_score']}, PAB to {data['bye']}"
                                 if data["bye"] and data.get("pab_score") is not None
@@ -228,11 +237,11 @@ def explanation_renderable(data: dict[str, Any], names: dict[int, str] | None = 
             rows += [("remainder S1", _ids(br["remainder"]["S1"])), ("remainder S2", _ids(br["remainder"]["S2"]))]
         rows += [("Limbo", _ids(br["limbo"])), ("pairs", ", ".join(f"{p}-{q}" for p, q in br["pairs"]) or "-"),
                  ("downfloaters", _ids(br["downfloaters"]))]
-        rows += _compact_tiers(br["tiers"])
+        rows += [(terms(k), v) for k, v in _compact_tiers(br["tiers"])]
         for k, v in rows:
             table.add_row(Text(k), Text(v))
         items.append(table)
-    boards = Table(title="colours (Art. 5.2)", title_justify="left")
+    boards = Table(title=terms("colours (Art. 5.2)"), title_justify="left")
     for col in ("bd", "white", "black", "rule"):
         boards.add_column(col)
     for bd in data["boards"]:

@@ -121,3 +121,18 @@ def test_trace_speaks_2013() -> None:
     names = {name.split(" ")[0] for br in got.brackets for name, _ in br.tiers}
     assert {"P", "X", "Z"} <= names
     assert not any(n.startswith("C") and n[1:].isdigit() for n in names)
+
+
+def test_explain_numbers_the_generation_order_and_colours_as_the_2013_text() -> None:
+    """The 2013 text calls the generation order D.1-D.3 and the colour rules E.1-E.5."""
+    from cpsat_pairing.explain import explain
+
+    t = read_trf(CORPUS_2013 / "j000047.trf")
+    t = dataclasses.replace(t, total_rounds=t.rounds_played)
+    data = explain(t, pair(t, 7, "dutch-2013"), "dutch-2013")
+    labels = [tier["label"] for br in data["brackets"] for tier in br["tiers"]]
+    assert any(label.startswith("D.1 transposition") for label in labels)
+    assert any(label.startswith("D.2 exchange") for label in labels)
+    assert not any("Art. 4" in label for label in labels)
+    assert {bd["colour_rule"][:3] for bd in data["boards"]} <= {"E.1", "E.2", "E.3", "E.4", "E.5"}
+    assert load_edition("dutch-2026").in_its_terms("Art. 4.2 transposition") == "Art. 4.2 transposition"
