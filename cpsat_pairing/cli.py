@@ -426,7 +426,7 @@ def _resolve_file(name: str) -> str:
 CHECK_HELP = (
     "Check a paired tournament: re-pair each round from the ones before and compare.\n\n"
     "FILE may be a directory: its *.trf files. Many files are checked in a local process pool (--jobs), or "
-    "on a Dask cluster with --scheduler tcp://HOST:8786 (pip install 'cpsat-pairing[distributed]'; workers "
+    "on a Dask cluster with --scheduler tcp://HOST:8786 (pip install 'cpsat-pairing\\[distributed]'; workers "
     "need the package, not the files: each task carries its file).\n\n"
     "Each round gets a verdict (match, colours differ, pairs differ, illegal, no valid pairing) and, when "
     "it differs, the first criterion on which the file's pairing and the rules' one differ, bracket by "
@@ -458,7 +458,7 @@ def check(
     scheduler: Annotated[
         str | None,
         typer.Option("--scheduler", metavar="ADDRESS", help=(
-            "Check on a Dask cluster: tcp://HOST:8786 (one task per file; needs the [distributed] extra), "
+            "Check on a Dask cluster: tcp://HOST:8786 (one task per file; needs the \\[distributed] extra), "
             "or 'local' for a LocalCluster of --jobs worker processes.")),
     ] = None,
 ) -> None:

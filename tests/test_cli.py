@@ -221,3 +221,10 @@ def test_edition_named_by_the_file_is_used_and_said(tmp_path: Path, monkeypatch:
     res = cli_runner.invoke(app, ["pair", str(path), "--round", "2", "-f", "json"])
     assert res.exit_code == 0 and json.loads(res.stdout)["edition"] == "dutch-2026"
     assert "dutch-2013" in res.stderr and "warning" in res.stderr
+
+
+def test_check_help_names_the_distributed_extra() -> None:
+    """Square brackets are rich markup: the extra's name must be escaped to show."""
+    res = runner.invoke(app, ["check", "--help"], env={"COLUMNS": "200"})
+    assert res.exit_code == 0
+    assert "cpsat-pairing[distributed]" in res.output and "the [distributed] extra" in res.output
