@@ -39,13 +39,19 @@ def _solve_all(model: cp_model.CpModel, x: dict) -> LexSolver | None:
     return solver
 
 
-@pytest.mark.parametrize("seed", range(40))
+FEASIBLE_SEEDS = [seed for seed in range(41) if _solve_all(*_matching_model(seed)[::2]) is not None]
+
+
+def test_most_random_instances_are_feasible() -> None:
+    assert len(FEASIBLE_SEEDS) >= 35
+
+
+@pytest.mark.parametrize("seed", FEASIBLE_SEEDS)
 def test_first_in_order_is_the_lexicographic_minimum_of_the_partner_tiers(seed: int) -> None:
     """With presolve on, 16 of these 40 instances come out wrong: the test has teeth."""
     model, s1, x = _matching_model(seed)
     tiers = _solve_all(model, x)
-    if tiers is None:
-        pytest.skip("infeasible instance")
+    assert tiers is not None
     terms = [Term(f"partner of {i}", [j + 1 for (a, j) in x if a == i], [v for (a, _), v in x.items() if a == i], one_hot=True)
              for i in s1]
     expected = tiers.minimize(terms)
