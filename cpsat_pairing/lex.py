@@ -237,10 +237,11 @@ class LexSolver:
         self.trace.extend(trace)
         return True
 
-    def first_in_order(self, decisions: Sequence[cp_model.IntVar]) -> bool:
+    def first_in_order(self, decisions: Sequence[cp_model.IntVar], budget: float | None = None) -> bool | None:
         """Keep the solution of the fixed tiers that is first in the order of `decisions`
         (each tried true before false, in turn): the lexicographic maximum of that bit
-        vector.  One CP-SAT call with a fixed search; returns False if there is none."""
+        vector.  One CP-SAT call with a fixed search; returns False if there is none, and
+        None (nothing kept) if the search used up `budget` (deterministic time)."""
         self.model.clear_objective()
         self.model.clear_hints()
         self.model.add_decision_strategy(decisions, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
@@ -250,6 +251,8 @@ class LexSolver:
         # No presolve: it may drop solutions dominated by others (possibly the first) and
         # rewrite the decision literals; either loses the order (measured: wrong pairs).
         solver.parameters.cp_model_presolve = False
+        if budget is not None:
+            solver.parameters.max_deterministic_time = budget
         while True:
             start = time.perf_counter()
             status = solver.solve(self.model)
@@ -265,6 +268,8 @@ class LexSolver:
         if status == cp_model.INFEASIBLE:
             return False
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            if budget is not None and solver.deterministic_time >= budget:
+                return None
             raise SolveLimitError(f"feasibility not decided (status {solver.status_name(status)})")
         self._keep(solver)
         return True

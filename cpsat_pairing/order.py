@@ -42,16 +42,46 @@ def _fix_partners(bm: BracketModel, s1: list[int], among: frozenset[int], bsn: d
     # first, q by BSN, then S1[2]'s, ... tried true before false in that order; the
     # first solution of that search is the one the tiers in sequence would find (one
     # solve instead of one per few S1 players: 1,000 players, 85 solves -> 10).
+    # A depth-first search can get lost in a big bracket (a 308-player 2017 round did),
+    # so it has a deterministic work budget; past it, the tiers are solved one after
+    # another as before.  Either way the answer is the same, on every machine.
     decisions: list = []
     for p in s1:
         decisions += [v for _, v in sorted((bsn[q], v) for q, v in bm.adj[p] if q in among and q not in s1set)]
-    if not bm.solver.first_in_order(decisions):
+    found = bm.solver.first_in_order(decisions, budget=FIXED_SEARCH_BUDGET)
+    if found is None:
+        _fix_partners_tier_by_tier(bm, s1, among, bsn, label)
+        return
+    if not found:
         raise InfeasibleError("the incumbent's own transposition was lost")
     for p in s1:
         for q, v in bm.adj[p]:
             if q in among and q not in s1set and bm.solver.var_value(v):
                 bm.model.add(v == 1)
                 bm.solver.trace.append((f"{label}: partner of BSN {bsn[p]}", bsn[q]))
+
+
+# CP-SAT deterministic time (machine-independent work units) for the fixed search.
+FIXED_SEARCH_BUDGET = 20.0
+
+
+def _fix_partners_tier_by_tier(bm: BracketModel, s1: list[int], among: frozenset[int], bsn: dict[int, int], label: str) -> None:
+    """The S1 partner tiers solved in sequence.  Partners fixed for earlier S1 players are
+    out of reach of later ones; leaving them out makes each tier's lower bound tight, so
+    a tier the incumbent already meets costs no solve.  The solver packs consecutive
+    tiers into one objective; after each solve the rest are tightened again."""
+    s1set = frozenset(s1)
+    taken: set[int] = set()
+    i = 0
+    while i < len(s1):
+        terms = []
+        for p in s1[i:]:
+            weighted = [(bsn[q], v) for q, v in bm.adj[p] if q in among and q not in s1set and q not in taken]
+            terms.append(bm.term(f"{label}: partner of BSN {bsn[p]}", weighted, one_hot=True))
+        done = bm.solver.minimize_some(terms)
+        for p in s1[i : i + done]:
+            taken.update(q for q, v in bm.adj[p] if q in among and bm.solver.var_value(v))
+        i += done
 
 
 def _fix_slots(bm: BracketModel, s1: list[int], s2: list[int], bsn: dict[int, int]) -> None:

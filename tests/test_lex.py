@@ -63,3 +63,23 @@ def test_first_in_order_is_the_lexicographic_minimum_of_the_partner_tiers(seed: 
     assert fixed.first_in_order(decisions)
     got = [next(j + 1 for (a, j), v in x2.items() if a == i and fixed.var_value(v)) for i in s1]
     assert got == expected
+
+
+def test_partner_tiers_fall_back_to_one_by_one_past_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no budget for the fixed search, the tiers solved in sequence give the same rounds."""
+    from cpsat_pairing import order
+    from cpsat_pairing.check import file_round
+    from cpsat_pairing.engine import pair
+    from cpsat_pairing.trf import read_trf
+    from pathlib import Path
+
+    path = Path(__file__).parent / "fixtures" / "corpus" / "dutch-2026" / "dev" / "t000031.trf"
+    t = read_trf(path)
+    calls = []
+    original = order._fix_partners_tier_by_tier
+    monkeypatch.setattr(order, "FIXED_SEARCH_BUDGET", 1e-9)
+    monkeypatch.setattr(order, "_fix_partners_tier_by_tier", lambda *a: (calls.append(1), original(*a)))
+    for rnd in range(1, t.rounds_played + 1):
+        got = pair(t, rnd)
+        assert (set(got.as_pairs()), got.bye) == (set(file_round(t, rnd).pairs), file_round(t, rnd).bye)
+    assert calls  # the fallback really ran
