@@ -17,7 +17,7 @@ from typing import Iterable
 from ortools.sat.python import cp_model
 
 from .compat import Compatibility
-from .lex import LexSolver, Term
+from .lex import LexSolver, make_term
 from .state import RoundState
 
 Pair = tuple[int, int]
@@ -235,14 +235,7 @@ class BracketModel:
                 by_level.setdefault(max(self.score[p], self.score[q]), []).append(v)
         return by_level
 
-    def term(self, name: str, weighted: Iterable[tuple[int, cp_model.IntVar]], one_hot: bool = False) -> Term:
-        coefs: list[int] = []
-        vs: list[cp_model.IntVar] = []
-        for c, v in weighted:
-            if c:
-                coefs.append(c)
-                vs.append(v)
-        return Term(name, coefs, vs, one_hot)
+    term = staticmethod(make_term)
 
     # -- reading the incumbent ---------------------------------------------------
 

@@ -25,7 +25,7 @@ from typing import Callable, Iterable
 
 from ortools.sat.python import cp_model
 
-from .lex import LexSolver, Term
+from .lex import LexSolver, make_term
 from .state import RoundState
 
 Pair = tuple[int, int]
@@ -134,14 +134,7 @@ class BracketModel2017:
         """A.8: the score difference of a downfloater (score - (lowest score - 1))."""
         return self.score[p] - self.min_score + 1
 
-    def term(self, name: str, weighted: Iterable[tuple[int, cp_model.IntVar]], one_hot: bool = False) -> Term:
-        coefs: list[int] = []
-        vs: list[cp_model.IntVar] = []
-        for c, v in weighted:
-            if c:
-                coefs.append(c)
-                vs.append(v)
-        return Term(name, coefs, vs, one_hot)
+    term = staticmethod(make_term)
 
     # -- the incumbent --------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from ortools.sat.python import cp_model
 
@@ -65,6 +65,17 @@ class Term:
 
     def expr(self) -> cp_model.LinearExprT:
         return cp_model.LinearExpr.weighted_sum(self.vars, self.coefs)
+
+
+def make_term(name: str, weighted: Iterable[tuple[int, cp_model.IntVar]], one_hot: bool = False) -> Term:
+    """A term from (coefficient, variable) pairs; zero coefficients are left out."""
+    coefs: list[int] = []
+    vs: list[cp_model.IntVar] = []
+    for c, v in weighted:
+        if c:
+            coefs.append(c)
+            vs.append(v)
+    return Term(name, coefs, vs, one_hot)
 
 
 def _weights(chunk: Sequence[Term]) -> list[int]:
@@ -146,18 +157,21 @@ class LexSolver:
         solver = cp_model.CpSolver()
         self._params(solver)
         solver.parameters.fix_variables_to_their_hinted_value = hint_only
+        return solver, self._timed_solve(solver)
+
+    def _timed_solve(self, solver: cp_model.CpSolver) -> int:
         start = time.perf_counter()
         status = solver.solve(self.model)
         STATS["solve_seconds"] += time.perf_counter() - start
         STATS["solves"] += 1
         self.solves += 1
-        return solver, status
+        return status
 
-    def _run(self) -> tuple[cp_model.CpSolver, int]:
-        """CP-SAT calls until a solution passes `accept` (each rejection adds a cut) or
-        none is left."""
+    def _run(self, call: Callable[[], tuple[cp_model.CpSolver, int]] | None = None) -> tuple[cp_model.CpSolver, int]:
+        """CP-SAT calls (`call`, by default `_call`) until a solution passes `accept`
+        (each rejection adds a cut) or none is left."""
         while True:
-            solver, status = self._call()
+            solver, status = (call or self._call)()
             if self.accept is None or status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 return solver, status
             if self.accept(_solution(solver)):
@@ -253,17 +267,8 @@ class LexSolver:
         solver.parameters.cp_model_presolve = False
         if budget is not None:
             solver.parameters.max_deterministic_time = budget
-        while True:
-            start = time.perf_counter()
-            status = solver.solve(self.model)
-            STATS["solve_seconds"] += time.perf_counter() - start
-            STATS["solves"] += 1
-            self.solves += 1
-            # A rejected solution is cut off (see `accept`); the next is again the first.
-            if self.accept is None or status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                break
-            if self.accept(_solution(solver)):
-                break
+        # A solution `accept` rejects is cut off; the next one found is again the first.
+        solver, status = self._run(lambda: (solver, self._timed_solve(solver)))
         self.model.proto.search_strategy.clear()
         if status == cp_model.INFEASIBLE:
             return False
