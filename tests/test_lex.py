@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from ortools.sat.python import cp_model
 
+from cpsat_pairing import order
+from cpsat_pairing.check import file_round
+from cpsat_pairing.engine import pair
 from cpsat_pairing.lex import InfeasibleError, LexSolver, Term
+from cpsat_pairing.trf import read_trf
 
 
 def _matching_model(seed: int) -> tuple[cp_model.CpModel, list[int], dict[tuple[int, int], cp_model.IntVar]]:
@@ -67,12 +72,6 @@ def test_first_in_order_is_the_lexicographic_minimum_of_the_partner_tiers(seed: 
 
 def test_partner_tiers_fall_back_to_one_by_one_past_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """With no budget for the fixed search, the tiers solved in sequence give the same rounds."""
-    from cpsat_pairing import order
-    from cpsat_pairing.check import file_round
-    from cpsat_pairing.engine import pair
-    from cpsat_pairing.trf import read_trf
-    from pathlib import Path
-
     path = Path(__file__).parent / "fixtures" / "corpus" / "dutch-2026" / "dev" / "t000031.trf"
     t = read_trf(path)
     calls = []
