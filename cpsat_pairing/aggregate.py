@@ -95,6 +95,7 @@ class AggregateBracketModel(BracketModel):
         all_vars = [*self.x.values(), *self.dn.values(), *self.up.values(), *self.w.values(), *self.nn_pairs]
         all_vars += [*self.u.values(), *self.exit.values(), *self.df.values()]
         self.solver = LexSolver(m, all_vars, workers=self.workers)
+        self._restrict()
 
     def _leaving(self, p: int, g: frozenset[int]) -> list[cp_model.IntVar]:
         """As in the pair model, plus the next-scoregroup counts that leave g."""

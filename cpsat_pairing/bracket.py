@@ -16,11 +16,18 @@ from typing import Iterable
 
 from ortools.sat.python import cp_model
 
+from .bounds import CountBound
 from .compat import Compatibility
 from .lex import LexSolver, make_term
 from .state import RoundState
 
 Pair = tuple[int, int]
+
+# Models with at least this many pair variables first solve each tier restricted to
+# the pairs near the natural S1-S2 partners (lex.LexSolver.optional); smaller models
+# are solved whole.  WINDOW is how near, in places within a scoregroup.
+SPARSE_FROM = 8000
+WINDOW = 8
 
 
 @dataclass
@@ -90,6 +97,7 @@ class BracketModel:
                 self.df[p] = d
                 m.add(sum(v for _, v in self.adj[p]) + d == 1)
             self.solver = LexSolver(m, list(self.x.values()) + list(self.df.values()), workers=self.workers)
+            self._restrict()
             return
         odd = len(self.remaining) % 2
         lower_set = frozenset(self.lower)
@@ -117,6 +125,44 @@ class BracketModel:
         self.add_parity_cuts()
         all_vars = list(self.x.values()) + list(self.u.values()) + list(self.exit.values()) + list(self.df.values())
         self.solver = LexSolver(m, all_vars, workers=self.workers)
+        self._restrict()
+
+    def _restrict(self) -> None:
+        """Give a big model's solver its restriction and the count model's bound."""
+        self.solver.optional = self.optional_pairs()
+        if self.solver.optional:
+            counts: list[CountBound] = []
+
+            def bound(chunk, fixed):  # built on first use: most tiers never need it
+                if not counts:
+                    counts.append(CountBound(self))
+                return counts[0].minimum(chunk, fixed)
+
+            self.solver.bound = bound
+
+    def optional_pairs(self) -> list[int]:
+        """Pairs of a big model that a solve can first try without (LexSolver.optional).
+
+        Within a scoregroup of g players the pairings the rules prefer join places i and
+        i + g/2 (S1 with S2) and, after exchanges and transpositions, places near those;
+        pairs farther than WINDOW places from both are rarely chosen.  Pairs across
+        scoregroups (MDPs, floaters) are always kept: there are few of them."""
+        if len(self.x) < SPARSE_FROM:
+            return []
+        place: dict[int, int] = {}
+        size: dict[Fraction, int] = {}
+        for p in self.players:
+            s = self.score[p]
+            place[p] = size.get(s, 0)
+            size[s] = place[p] + 1
+        out = []
+        for (p, q), v in self.x.items():
+            if self.score[p] != self.score[q] or p in self.mdps or q in self.mdps:
+                continue
+            d = abs(place[p] - place[q])
+            if d > WINDOW and abs(d - size[self.score[p]] // 2) > WINDOW:
+                out.append(v.index)
+        return out
 
     def local_vars(self) -> frozenset[int]:
         """Indices of the variables that describe the bracket alone: its inside pairs and

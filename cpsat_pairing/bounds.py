@@ -1,0 +1,143 @@
+"""Lower bounds for a big bracket's quality tiers from a model of counts.
+
+Every quality criterion weighs a pair by what the rules know of its two players (score,
+colour preference, float history, ...), never by who they are; and a downfloater, an
+exit or the PAB by the player's own such data.  Players alike in all of that form a
+*class*; a pairing then has a value on every tier that depends only on how many pairs
+join each two classes and how many players of each class float, exit, ...
+
+The *count model* has one integer per class pair and per class and kind of float.  It
+keeps each player's "paired exactly once" summed over his class, the round-wide limits
+and the tiers already fixed, and forgets who has met whom ([C1]) and the odd-set cuts.
+Every pairing of the bracket model maps onto a solution of it with the same tier
+values, so its optimum is a lower bound.  When a solution of the bracket model (found
+on its restriction, lex.py) reaches that bound, the tier is solved without proving it
+on the full model -- the proof is most of a big bracket's time.
+
+The mapping is checked, not assumed: if any tier weighs two variables of the same
+class (pair) differently, there is no bound and the full model decides.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+from ortools.sat.python import cp_model
+
+from .lex import Term
+
+if TYPE_CHECKING:
+    from .bracket import BracketModel
+
+# CP-SAT work units for one count-model solve (deterministic; past it, no bound).
+BOUND_BUDGET = 0.3
+
+
+class CountBound:
+    """The count model of one bracket model, re-solved for each chunk of tiers."""
+
+    def __init__(self, bm: BracketModel) -> None:
+        self.bm = bm
+        st = bm.state
+        next_set = frozenset(bm.next_group)
+
+        def key(p: int) -> tuple:
+            ps = st.players[p]
+            role = "mdp" if p in bm.mdps else "bracket" if p in bm.in_bracket else "next" if p in next_set else "lower"
+            return (
+                role, ps.pairing_score, ps.pref_colour, ps.pref_kind, ps.cd, ps.colours[-2:], ps.float_in(1),
+                ps.float_in(2), ps.unplayed, ps.topscorer, p in bm.pab_allowed,
+            )
+
+        ids: dict[tuple, int] = {}
+        self.cls = {p: ids.setdefault(key(p), len(ids)) for p in bm.players}
+        self.size = [0] * len(ids)
+        for p in bm.players:
+            self.size[self.cls[p]] += 1
+        # group of each variable: ("x", a, b) for a pair of classes a <= b, (family, a)
+        # for a player's own variable, ("v", index) for anything else.
+        self.group: dict[int, tuple] = {}
+        self.members: dict[tuple, int] = {}
+        for (p, q), v in bm.x.items():
+            a, b = sorted((self.cls[p], self.cls[q]))
+            self._add(v.index, ("x", a, b, bm.inside(p, q)))
+        self.families: dict[str, dict[int, cp_model.IntVar]] = {"df": bm.df, "u": bm.u, "exit": bm.exit}
+        for name in ("dn", "up", "w"):
+            if hasattr(bm, name):
+                self.families[name] = getattr(bm, name)
+        for name, fam in self.families.items():
+            for p, v in fam.items():
+                self._add(v.index, (name, self.cls[p]))
+        for v in getattr(bm, "nn_pairs", []):
+            self._add(v.index, ("v", v.index))
+
+    def _add(self, index: int, g: tuple) -> None:
+        self.group[index] = g
+        self.members[g] = self.members.get(g, 0) + 1
+
+    def _aggregate(self, term: Term) -> dict[tuple, int] | None:
+        """The term as (group -> coefficient), or None if it does not respect the groups."""
+        coef: dict[tuple, int] = {}
+        count: dict[tuple, int] = {}
+        for c, v in zip(term.coefs, term.vars):
+            g = self.group.get(v.index)
+            if g is None or coef.setdefault(g, c) != c:
+                return None
+            count[g] = count.get(g, 0) + 1
+        if any(n != self.members[g] for g, n in count.items()):
+            return None
+        return coef
+
+    def minimum(self, chunk: Sequence[tuple[Term, int]], fixed: Sequence[tuple[Term, int]]) -> int | None:
+        """A lower bound of sum(weight * term) over the bracket model with the `fixed`
+        tiers at their values, or None."""
+        objective = []
+        for term, weight in chunk:
+            agg = self._aggregate(term)
+            if agg is None:
+                return None
+            objective += [(g, weight * c) for g, c in agg.items()]
+        m = cp_model.CpModel()
+        var = {g: m.new_int_var(0, n, "") for g, n in self.members.items()}
+        bm = self.bm
+        # Each player is paired exactly once ... summed over his class; and inside the
+        # bracket or a downfloater, likewise.
+        degree: list[list] = [[] for _ in self.size]
+        inside: list[list] = [[] for _ in self.size]
+        for g, v in var.items():
+            if g[0] == "x":
+                _, a, b, ins = g
+                for side in (a, b):
+                    degree[side].append(v)
+                    if ins:
+                        inside[side].append(v)
+            elif g[0] in ("u", "exit", "dn", "up", "w"):
+                degree[g[1]].append(v)
+            elif g[0] == "df":
+                inside[g[1]].append(v)
+        if not bm.local:  # the bracket alone (bm.local) has only the inside constraint
+            for c, n in enumerate(self.size):
+                m.add(sum(degree[c]) == n)
+        bracket_classes = {self.cls[p] for p in bm.bracket}
+        for c in bracket_classes:
+            m.add(sum(inside[c]) == self.size[c])
+        fam = lambda name: [v for g, v in var.items() if g[0] == name]  # noqa: E731
+        m.add(sum(fam("u")) <= 1)
+        m.add(sum(fam("exit")) <= len(bm.lower))
+        if "dn" in self.families:
+            m.add(sum(fam("dn")) == sum(fam("up")))
+            nn = [var[("v", v.index)] for v in bm.nn_pairs]
+            m.add(2 * sum(nn) == sum(fam("w")))
+        for term, value in fixed:
+            agg = self._aggregate(term)
+            if agg is not None:
+                m.add(sum(c * var[g] for g, c in agg.items()) == value)
+        m.minimize(sum(c * var[g] for g, c in objective))
+        solver = cp_model.CpSolver()
+        p = solver.parameters
+        p.num_workers = 1
+        p.random_seed = 0
+        p.max_deterministic_time = BOUND_BUDGET
+        if solver.solve(m) != cp_model.OPTIMAL:
+            return None
+        return round(solver.objective_value)

@@ -1,0 +1,104 @@
+"""The restriction of big models and the count model's bounds (lex.py, bounds.py).
+
+Both are shortcuts that must never change an answer: the restriction only finds
+solutions, and the count model's minimum must be a true lower bound.  Here they are
+switched on for every model (SPARSE_FROM = 0), with a narrow window so that the
+restricted optimum is often not the full one, and checked against the full models and
+the reference engine.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cpsat_pairing import bounds, bracket, lex
+from cpsat_pairing.engine import pair
+from cpsat_pairing.state import round_exists
+from cpsat_pairing.trf import read_trf
+
+from test_engine import CORPUS_2026, file_round
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def restricted_everywhere(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
+    """Restriction and bounds on every model; records (bound, true optimum) per bounded solve."""
+    monkeypatch.setattr(bracket, "SPARSE_FROM", 0)
+    monkeypatch.setattr(bracket, "WINDOW", 1)
+    seen: list[tuple[int, int]] = []
+    last: list[int | None] = []
+    original_minimum = bounds.CountBound.minimum
+    original_solve = lex.LexSolver.solve
+
+    def minimum(self, chunk, fixed):
+        value = original_minimum(self, chunk, fixed)
+        last.append(value)
+        return value
+
+    def solve(self, objective=None, lower=None, chunk=()):
+        last.clear()
+        original_solve(self, objective, lower, chunk)
+        if last and last[-1] is not None:
+            seen.append((last[-1], sum(w * self.value(t) for t, w in chunk)))
+
+    monkeypatch.setattr(bounds.CountBound, "minimum", minimum)
+    monkeypatch.setattr(lex.LexSolver, "solve", solve)
+    return seen
+
+
+@pytest.mark.parametrize("path", CORPUS_2026[:6], ids=lambda p: p.stem)
+def test_restricted_models_still_match_the_reference(path: Path, restricted_everywhere) -> None:
+    t = read_trf(path)
+    last = max(len(p.rounds) for p in t.players)
+    for rnd in range(1, last + 1):
+        if round_exists(t, rnd):
+            got = pair(t, rnd)
+            assert (set(got.as_pairs()), got.bye) == file_round(t, rnd), f"round {rnd}"
+    seen = restricted_everywhere
+    assert seen, "no tier was bounded: the shortcut was not exercised"
+    assert all(least <= optimum for least, optimum in seen), seen
+
+
+def test_count_bound_is_a_lower_bound_and_often_tight(tmp_path: Path, restricted_everywhere) -> None:
+    """A random 240-player round 6: every bound is at most the tier's optimum, the
+    shortcut fires, and the pairing equals the one from the full models."""
+    trf = tmp_path / "large.trf"
+    subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "make_large.py"), "--players", "240", "--rounds", "5", "--seed", "3",
+         "-o", str(trf)],
+        check=True,
+    )
+    t = read_trf(trf)
+    before = lex.STATS["bounded"]
+    restricted = pair(t)
+    seen = restricted_everywhere
+    assert all(least <= optimum for least, optimum in seen), seen
+    assert sum(least == optimum for least, optimum in seen) >= 3
+    assert lex.STATS["bounded"] > before
+    bracket.SPARSE_FROM = 10**9  # restored by monkeypatch
+    full = pair(t)
+    assert restricted.as_pairs() == full.as_pairs()
+    assert restricted.bye == full.bye
+
+
+def test_a_term_that_splits_a_class_gives_no_bound() -> None:
+    """The count model checks that each tier weighs a class alike; if not, no bound."""
+    t = read_trf(CORPUS_2026[0])
+    from cpsat_pairing.compat import Compatibility
+    from cpsat_pairing.state import build_state
+
+    st = build_state(t, 3)
+    present = sorted(st.present, key=st.rank_key)
+    bm = bracket.BracketModel(st, present, present, frozenset(), [], Compatibility(st, t), frozenset(present))
+    counts = bounds.CountBound(bm)
+    alike = lex.make_term("all downfloaters", ((1, v) for v in bm.df.values()))
+    assert counts.minimum([(alike, 1)], []) is not None
+    # Weigh one player's downfloat differently from his classmates'.
+    p = next(p for p in present if counts.size[counts.cls[p]] > 1)
+    split = lex.make_term("one player", ((2 if q == p else 1, v) for q, v in bm.df.items()))
+    assert counts.minimum([(split, 1)], []) is None
