@@ -316,7 +316,7 @@ class LexSolver:
         # A feasibility question is asked of the restriction first only in the biggest
         # models: below, proving "no" on it and then again on the full model costs more
         # than it saves (measured: at 1,000 players it cost 1 s more; on the 2,000-player round it
-        # took the no-exchange checks of its 250-400-player brackets from 82 s to 15 s).
+        # took the no-exchange checks of its 250-400-player brackets from 83 s to 14 s).
         found = self._restricted_run() if len(self.optional) >= RESTRICTED_CHECK_FROM else None
         solver, status = found if found is not None else self._run()
         self.model.clear_assumptions()

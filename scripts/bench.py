@@ -28,7 +28,7 @@ DEFAULT = sorted((ROOT.parent / "shared" / "corpus" / "large").glob("*.trf"))
 GENERATED = Path("/tmp/cpsat-pairing-bench")
 
 DRIVER = """
-import json, sys, time
+import json, resource, sys, time
 t0 = time.perf_counter()
 from cpsat_pairing.engine import pair
 from cpsat_pairing.lex import STATS
@@ -36,12 +36,13 @@ from cpsat_pairing.output import bbp_pair_list
 from cpsat_pairing.trf import read_trf
 p = pair(read_trf(sys.argv[1]), edition=sys.argv[2])
 print(json.dumps({"pairs": bbp_pair_list(p), "solve_s": STATS["solve_seconds"],
-                  "build_s": STATS["build_seconds"], "solves": STATS["solves"]}))
+                  "build_s": STATS["build_seconds"], "solves": STATS["solves"], "bounded": STATS["bounded"],
+                  "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0}))
 """
 
 
 def run_once(path: Path, edition: str) -> dict:
-    """Figures of one fresh process: wall, CPU, solver, model building, peak RSS."""
+    """Figures of one fresh process: wall, CPU, solver, model building, its own peak RSS."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     proc = subprocess.run(
@@ -54,7 +55,6 @@ def run_once(path: Path, edition: str) -> dict:
     out = json.loads(proc.stdout)
     out["wall_s"] = wall
     out["cpu_s"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    out["peak_mib"] = after.ru_maxrss / 1024.0  # the largest child so far
     return out
 
 
@@ -94,14 +94,15 @@ def main() -> int:
         ref = reference(path)
         edition = ref[0] if ref else "dutch-2026"
         runs = [run_once(path, edition) for _ in range(a.repeat)]
-        med = {k: statistics.median(r[k] for r in runs) for k in ("wall_s", "cpu_s", "solve_s", "build_s", "solves")}
+        keys = ("wall_s", "cpu_s", "solve_s", "build_s", "solves", "bounded")
+        med = {k: statistics.median(r[k] for r in runs) for k in keys}
         peak = max(r["peak_mib"] for r in runs)
         same = "" if ref is None else ("identical to reference" if runs[-1]["pairs"] == ref[1] else "DIFFERS from reference")
         old = base.get(path.name)
         ratio = f" (x{med['cpu_s'] / old['cpu_s']:.2f} CPU vs baseline)" if old and old.get("cpu_s") else ""
         print(
             f"{path.name}: {edition} median wall {med['wall_s']:.2f}s, CPU {med['cpu_s']:.2f}s{ratio}, "
-            f"solver {med['solve_s']:.2f}s in {med['solves']:.0f} solves, model building {med['build_s']:.2f}s, "
+            f"solver {med['solve_s']:.2f}s in {med['solves']:.0f} solves ({med['bounded']:.0f} tiers by the count bound), model building {med['build_s']:.2f}s, "
             f"peak {peak:.0f} MiB {same}",
             flush=True,
         )
