@@ -54,26 +54,58 @@ class CountBound:
         self.size = [0] * len(ids)
         for p in bm.players:
             self.size[self.cls[p]] += 1
-        # group of each variable: ("x", a, b) for a pair of classes a <= b, (family, a)
-        # for a player's own variable, ("v", index) for anything else.
+        # group of each variable: ("x", a, b, inside) for the pairs joining classes
+        # a <= b, (family, a) for a player's own variable, ("v", index) for the rest.
         self.group: dict[int, tuple] = {}
         self.members: dict[tuple, int] = {}
         for (p, q), v in bm.x.items():
             a, b = sorted((self.cls[p], self.cls[q]))
             self._add(v.index, ("x", a, b, bm.inside(p, q)))
-        self.families: dict[str, dict[int, cp_model.IntVar]] = {"df": bm.df, "u": bm.u, "exit": bm.exit}
+        families = {"df": bm.df, "u": bm.u, "exit": bm.exit}
         for name in ("dn", "up", "w"):
-            if hasattr(bm, name):
-                self.families[name] = getattr(bm, name)
-        for name, fam in self.families.items():
-            for p, v in fam.items():
+            families[name] = getattr(bm, name, {})
+        for name, family in families.items():
+            for p, v in family.items():
                 self._add(v.index, (name, self.cls[p]))
         for v in getattr(bm, "nn_pairs", []):
             self._add(v.index, ("v", v.index))
+        self.model = cp_model.CpModel()
+        self.var = {g: self.model.new_int_var(0, n, "") for g, n in self.members.items()}
+        self._add_structure()
+        self.fixed = 0  # how many of the bracket model's fixed tiers the model holds
 
     def _add(self, index: int, g: tuple) -> None:
         self.group[index] = g
         self.members[g] = self.members.get(g, 0) + 1
+
+    def _add_structure(self) -> None:
+        """Each player paired exactly once, and inside the bracket or a downfloater, both
+        summed over his class; the round-wide limits on the PAB, exits and counts."""
+        bm, m = self.bm, self.model
+        degree: list[list] = [[] for _ in self.size]
+        inside: list[list] = [[] for _ in self.size]
+        family: dict[str, list] = {}
+        for g, v in self.var.items():
+            if g[0] == "x":
+                _, a, b, ins = g
+                for side in (a, b):
+                    degree[side].append(v)
+                    if ins:
+                        inside[side].append(v)
+            elif g[0] == "df":
+                inside[g[1]].append(v)
+            elif g[0] != "v":
+                degree[g[1]].append(v)
+            family.setdefault(g[0], []).append(v)
+        if not bm.local:  # the bracket alone (bm.local) has only the inside constraint
+            for c, n in enumerate(self.size):
+                m.add(sum(degree[c]) == n)
+        for c in {self.cls[p] for p in bm.bracket}:  # a class is all bracket or all not
+            m.add(sum(inside[c]) == self.size[c])
+        m.add(sum(family.get("u", [])) <= 1)
+        m.add(sum(family.get("exit", [])) <= len(bm.lower))
+        m.add(sum(family.get("dn", [])) == sum(family.get("up", [])))
+        m.add(2 * sum(family.get("v", [])) == sum(family.get("w", [])))
 
     def _aggregate(self, term: Term) -> dict[tuple, int] | None:
         """The term as (group -> coefficient), or None if it does not respect the groups."""
@@ -90,54 +122,24 @@ class CountBound:
 
     def minimum(self, chunk: Sequence[tuple[Term, int]], fixed: Sequence[tuple[Term, int]]) -> int | None:
         """A lower bound of sum(weight * term) over the bracket model with the `fixed`
-        tiers at their values, or None."""
+        tiers at their values (a list that only grows), or None."""
         objective = []
         for term, weight in chunk:
             agg = self._aggregate(term)
             if agg is None:
                 return None
             objective += [(g, weight * c) for g, c in agg.items()]
-        m = cp_model.CpModel()
-        var = {g: m.new_int_var(0, n, "") for g, n in self.members.items()}
-        bm = self.bm
-        # Each player is paired exactly once ... summed over his class; and inside the
-        # bracket or a downfloater, likewise.
-        degree: list[list] = [[] for _ in self.size]
-        inside: list[list] = [[] for _ in self.size]
-        for g, v in var.items():
-            if g[0] == "x":
-                _, a, b, ins = g
-                for side in (a, b):
-                    degree[side].append(v)
-                    if ins:
-                        inside[side].append(v)
-            elif g[0] in ("u", "exit", "dn", "up", "w"):
-                degree[g[1]].append(v)
-            elif g[0] == "df":
-                inside[g[1]].append(v)
-        if not bm.local:  # the bracket alone (bm.local) has only the inside constraint
-            for c, n in enumerate(self.size):
-                m.add(sum(degree[c]) == n)
-        bracket_classes = {self.cls[p] for p in bm.bracket}
-        for c in bracket_classes:
-            m.add(sum(inside[c]) == self.size[c])
-        fam = lambda name: [v for g, v in var.items() if g[0] == name]  # noqa: E731
-        m.add(sum(fam("u")) <= 1)
-        m.add(sum(fam("exit")) <= len(bm.lower))
-        if "dn" in self.families:
-            m.add(sum(fam("dn")) == sum(fam("up")))
-            nn = [var[("v", v.index)] for v in bm.nn_pairs]
-            m.add(2 * sum(nn) == sum(fam("w")))
-        for term, value in fixed:
+        for term, value in fixed[self.fixed :]:
             agg = self._aggregate(term)
-            if agg is not None:
-                m.add(sum(c * var[g] for g, c in agg.items()) == value)
-        m.minimize(sum(c * var[g] for g, c in objective))
+            if agg is not None:  # a tier the counts cannot state is left out: still a relaxation
+                self.model.add(sum(c * self.var[g] for g, c in agg.items()) == value)
+        self.fixed = len(fixed)
+        self.model.minimize(sum(c * self.var[g] for g, c in objective))
         solver = cp_model.CpSolver()
         p = solver.parameters
         p.num_workers = 1
         p.random_seed = 0
         p.max_deterministic_time = BOUND_BUDGET
-        if solver.solve(m) != cp_model.OPTIMAL:
+        if solver.solve(self.model) != cp_model.OPTIMAL:
             return None
         return round(solver.objective_value)

@@ -11,6 +11,7 @@ when their own bracket is paired.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from fractions import Fraction
 from typing import Iterable
 
@@ -131,14 +132,12 @@ class BracketModel:
         """Give a big model's solver its restriction and the count model's bound."""
         self.solver.optional = self.optional_pairs()
         if self.solver.optional:
-            counts: list[CountBound] = []
+            self.solver.bound = lambda chunk, fixed: self.counts.minimum(chunk, fixed)
 
-            def bound(chunk, fixed):  # built on first use: most tiers never need it
-                if not counts:
-                    counts.append(CountBound(self))
-                return counts[0].minimum(chunk, fixed)
-
-            self.solver.bound = bound
+    @cached_property
+    def counts(self) -> CountBound:
+        """The bracket's count model (bounds.py), built on first use: most tiers never need it."""
+        return CountBound(self)
 
     def optional_pairs(self) -> list[int]:
         """Pairs of a big model that a solve can first try without (LexSolver.optional).

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Callable, Iterable, Iterator, Sequence
 
 from ortools.sat.python import cp_model
@@ -35,7 +35,8 @@ RESTRICTED_BUDGET = 1.0
 RESTRICTED_CHECK_FROM = 20000  # optional variables (see `try_fix`)
 
 # Process-wide counters for benchmarks (scripts/bench.py): CP-SAT calls and their time.
-STATS: dict[str, float] = {"solves": 0, "solve_seconds": 0.0, "build_seconds": 0.0, "bound_seconds": 0.0, "bounded": 0}
+# "bounded": tiers the count model's bound settled without a full solve.
+STATS: dict[str, float] = {"solves": 0, "solve_seconds": 0.0, "build_seconds": 0.0, "bounded": 0}
 
 
 class SolveLimitError(PairingError):
@@ -180,24 +181,28 @@ class LexSolver:
         return solver, self._timed_solve(solver)
 
     @contextmanager
-    def _restricted(self) -> Iterator[None]:
-        """The model with the optional variables the incumbent leaves at 0 fixed to 0
-        (their domains, so that presolve drops them), restored on exit."""
+    def _fixed(self, values: Iterable[tuple[int, int]]) -> Iterator[None]:
+        """The model with these Booleans (index, value) fixed by their domains, so that
+        presolve simplifies the model with them; the domains are restored on exit."""
         domains = self.model.proto.variables
         saved = []
-        for index in self.optional:
-            if self.values.get(index, 0):
-                continue
-            domain = domains[index].domain
-            if domain[0] == domain[1]:
-                continue
+        for index, value in values:
+            domain = domains[index].domain  # a Boolean's domain: [lo, hi]
             saved.append((index, domain[0], domain[1]))
-            domain[1] = 0
+            domain[0] = domain[1] = value
         try:
             yield
         finally:
             for index, lo, hi in saved:
                 domains[index].domain[0], domains[index].domain[1] = lo, hi
+
+    def _restricted(self) -> AbstractContextManager[None]:
+        """The model with the optional variables the incumbent leaves at 0 (and nothing
+        has fixed yet) fixed to 0."""
+        domains = self.model.proto.variables
+        return self._fixed(
+            (i, 0) for i in self.optional if not self.values.get(i, 0) and domains[i].domain[0] != domains[i].domain[1]
+        )
 
     def _restricted_run(self) -> tuple[cp_model.CpSolver, int] | None:
         """`_run` on the restricted model within RESTRICTED_BUDGET; None if there is no
@@ -235,28 +240,18 @@ class LexSolver:
         """
         self.model.clear_objective()
         # Fixing the variables' domains (rather than assuming the literals) lets presolve
-        # simplify the model with them; the domains are restored afterwards.
-        domains = self.model.proto.variables
-        saved = []
-        for lit in lits:
-            index = lit.index
-            value = 1
-            if index < 0:
-                index, value = -index - 1, 0
-            domain = domains[index].domain  # a Boolean's domain: [lo, hi]
-            saved.append((index, (domain[0], domain[1])))
-            domain[0] = domain[1] = value
+        # simplify the model with them.
+        fixed = [(lit.index, 1) if lit.index >= 0 else (-lit.index - 1, 0) for lit in lits]
         incumbent = self.values
         if hint is not None:
             self.values = hint
         try:
-            solver, status = self._call(hint_only=hint is not None)
-            if hint is not None and status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                solver, status = self._call()
+            with self._fixed(fixed):
+                solver, status = self._call(hint_only=hint is not None)
+                if hint is not None and status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                    solver, status = self._call()
         finally:
             self.values = incumbent
-            for index, (lo, hi) in saved:
-                domains[index].domain[0], domains[index].domain[1] = lo, hi
         if status == cp_model.INFEASIBLE:
             return None
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -266,33 +261,26 @@ class LexSolver:
     def _keep(self, solver: cp_model.CpSolver) -> None:
         self.values = _solution(solver)
 
-    def solve(
-        self, objective: cp_model.LinearExprT | None = None, lower: int | None = None,
-        chunk: Sequence[tuple[Term, int]] = (),
-    ) -> None:
+    def solve(self, objective: cp_model.LinearExprT | None = None, chunk: Sequence[tuple[Term, int]] = ()) -> None:
         """Solve with an optional objective and store the solution as the incumbent.
 
-        With a restriction (`optional`), its optimum comes first.  It is kept if it
-        reaches a lower bound: `lower`, or the count model's minimum of the objective
-        (`chunk`: its terms and weights; bounds.py).  Otherwise it is the hint of the
-        full solve, which then mostly proves it (a 226-player bracket's colour tier:
-        5.3 s from the previous tier's solution, 0.08 s + 0.5 s this way)."""
+        `chunk` is what the objective is made of: terms and their weights.  With a
+        restriction (`optional`), its optimum comes first.  It is kept if it reaches a
+        lower bound: the terms' own, or the count model's (bounds.py).  Otherwise it is
+        the hint of the full solve, which then mostly proves it (a 226-player bracket's
+        colour tier: 5.3 s from the previous tier's solution, 0.08 s + 0.5 s this way)."""
         if objective is not None:
             self.model.minimize(objective)
         else:
             self.model.clear_objective()
         found = self._restricted_run() if objective is not None else None
         if found is not None:
-            rsolver, rstatus = found
-            self._keep(rsolver)
-            value = round(rsolver.objective_value)
-            if lower is not None and value <= lower:
+            self._keep(found[0])
+            value = round(found[0].objective_value)
+            if chunk and value <= sum(w * t.bounds()[0] for t, w in chunk):
                 return
-            if self.bound is not None and chunk:
-                start = time.perf_counter()
-                least = self.bound(chunk, self.fixed)
-                STATS["bound_seconds"] += time.perf_counter() - start
-                if least is not None and value <= least:
+            if self.bound is not None and chunk and (least := self.bound(chunk, self.fixed)) is not None:
+                if value <= least:
                     STATS["bounded"] += 1
                     return
         solver, status = self._run()
@@ -398,19 +386,16 @@ class LexSolver:
             while j < len(terms) and terms[j].active is None and _fits(chunk + [terms[j]]):
                 chunk.append(terms[j])
                 j += 1
+            weighted = list(zip(chunk, _weights(chunk)))
             objective_vars: list[cp_model.IntVar] = []
             objective_coefs: list[int] = []
-            lower = 0
-            for t, w in zip(chunk, _weights(chunk)):
-                lower += w * t.bounds()[0]
+            for t, w in weighted:
                 for c, v in zip(t.coefs, t.vars):
                     objective_vars.append(v)
                     objective_coefs.append(c * w)
             if self.on_tier is not None:
                 self.on_tier(term.name)
-            self.solve(
-                cp_model.LinearExpr.weighted_sum(objective_vars, objective_coefs), lower, list(zip(chunk, _weights(chunk)))
-            )
+            self.solve(cp_model.LinearExpr.weighted_sum(objective_vars, objective_coefs), weighted)
             solves += 1
             for t in chunk:
                 val = self.value(t)

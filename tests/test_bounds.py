@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from cpsat_pairing import bounds, bracket, lex
+from cpsat_pairing.compat import Compatibility
 from cpsat_pairing.engine import pair
-from cpsat_pairing.state import round_exists
+from cpsat_pairing.state import build_state, round_exists
 from cpsat_pairing.trf import read_trf
 
 from test_engine import CORPUS_2026, file_round
@@ -40,9 +41,9 @@ def restricted_everywhere(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, in
         last.append(value)
         return value
 
-    def solve(self, objective=None, lower=None, chunk=()):
+    def solve(self, objective=None, chunk=()):
         last.clear()
-        original_solve(self, objective, lower, chunk)
+        original_solve(self, objective, chunk)
         if last and last[-1] is not None:
             seen.append((last[-1], sum(w * self.value(t) for t, w in chunk)))
 
@@ -64,7 +65,9 @@ def test_restricted_models_still_match_the_reference(path: Path, restricted_ever
     assert all(least <= optimum for least, optimum in seen), seen
 
 
-def test_count_bound_is_a_lower_bound_and_often_tight(tmp_path: Path, restricted_everywhere) -> None:
+def test_count_bound_is_a_lower_bound_and_often_tight(
+    tmp_path: Path, restricted_everywhere, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A random 240-player round 6: every bound is at most the tier's optimum, the
     shortcut fires, and the pairing equals the one from the full models."""
     trf = tmp_path / "large.trf"
@@ -80,7 +83,7 @@ def test_count_bound_is_a_lower_bound_and_often_tight(tmp_path: Path, restricted
     assert all(least <= optimum for least, optimum in seen), seen
     assert sum(least == optimum for least, optimum in seen) >= 3
     assert lex.STATS["bounded"] > before
-    bracket.SPARSE_FROM = 10**9  # restored by monkeypatch
+    monkeypatch.setattr(bracket, "SPARSE_FROM", 10**9)
     full = pair(t)
     assert restricted.as_pairs() == full.as_pairs()
     assert restricted.bye == full.bye
@@ -89,9 +92,6 @@ def test_count_bound_is_a_lower_bound_and_often_tight(tmp_path: Path, restricted
 def test_a_term_that_splits_a_class_gives_no_bound() -> None:
     """The count model checks that each tier weighs a class alike; if not, no bound."""
     t = read_trf(CORPUS_2026[0])
-    from cpsat_pairing.compat import Compatibility
-    from cpsat_pairing.state import build_state
-
     st = build_state(t, 3)
     present = sorted(st.present, key=st.rank_key)
     bm = bracket.BracketModel(st, present, present, frozenset(), [], Compatibility(st, t), frozenset(present))
