@@ -26,9 +26,10 @@ Pair = tuple[int, int]
 
 # Models with at least this many pair variables first solve each tier restricted to
 # the pairs near the natural S1-S2 partners (lex.LexSolver.optional); smaller models
-# are solved whole.  WINDOW is how near, in places within a scoregroup.
+# are solved whole.  WINDOWS are how near, in places within a scoregroup: the
+# restrictions tried one after another.
 SPARSE_FROM = 8000
-WINDOW = 8
+WINDOWS = (8, 16)
 
 
 @dataclass
@@ -139,13 +140,16 @@ class BracketModel:
         """The bracket's count model (bounds.py), built on first use: most tiers never need it."""
         return CountBound(self)
 
-    def optional_pairs(self) -> list[int]:
-        """Pairs of a big model that a solve can first try without (LexSolver.optional).
+    def optional_pairs(self) -> list[list[int]]:
+        """Pairs of a big model that a solve can first try without (LexSolver.optional),
+        one list per window.
 
         Within a scoregroup of g players the pairings the rules prefer join places i and
         i + g/2 (S1 with S2) and, after exchanges and transpositions, places near those;
-        pairs farther than WINDOW places from both are rarely chosen.  Pairs across
-        scoregroups (MDPs, floaters) are always kept: there are few of them."""
+        pairs farther than a window's places from both are rarely chosen (2,000 players:
+        the pairing of a 386-player bracket has 43 pairs farther than 8 places, none
+        farther than 13).  Pairs across scoregroups (MDPs, floaters) are always kept:
+        there are few of them."""
         if len(self.x) < SPARSE_FROM:
             return []
         place: dict[int, int] = {}
@@ -154,14 +158,16 @@ class BracketModel:
             s = self.score[p]
             place[p] = size.get(s, 0)
             size[s] = place[p] + 1
-        out = []
+        out: list[list[int]] = [[] for _ in WINDOWS]
         for (p, q), v in self.x.items():
             if self.score[p] != self.score[q] or p in self.mdps or q in self.mdps:
                 continue
             d = abs(place[p] - place[q])
-            if d > WINDOW and abs(d - size[self.score[p]] // 2) > WINDOW:
-                out.append(v.index)
-        return out
+            off = min(d, abs(d - size[self.score[p]] // 2))
+            for level, window in enumerate(WINDOWS):
+                if off > window:
+                    out[level].append(v.index)
+        return [level for level in out if level]
 
     def local_vars(self) -> frozenset[int]:
         """Indices of the variables that describe the bracket alone: its inside pairs and

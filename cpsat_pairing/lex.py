@@ -134,12 +134,14 @@ class LexSolver:
     hint_conflict_limit: int = 10
     presolve: bool = True  # the generation order turns it off (order.py)
     # Variables a big model can usually do without (bracket.py: pairs far from the
-    # natural S1-S2 partners).  Each solve first runs with those the incumbent leaves
-    # at 0 fixed to 0: a small model whose solutions are solutions of the full one.
-    # A minimisation then only has to prove (or improve) that restricted optimum on
-    # the full model, hinted with it; a feasibility question the restricted model
-    # answers yes is answered.  The answers are the full model's either way.
-    optional: list[int] = field(default_factory=list)
+    # natural S1-S2 partners), in nested sets, the largest first.  Each solve first
+    # runs with those of the first set that the incumbent leaves at 0 fixed to 0: a
+    # small model whose solutions are solutions of the full one.  A minimisation whose
+    # restricted optimum misses the lower bound tries the next, wider restriction,
+    # then the full model, each hinted with the best so far; a feasibility question
+    # the restricted model answers yes is answered.  The answers are the full model's
+    # either way.
+    optional: list[list[int]] = field(default_factory=list)
     # A lower bound of a chunk of tiers (terms, weights) given the tiers fixed so far
     # (bounds.CountBound.minimum), for models with a restriction.
     bound: Callable[[Sequence[tuple[Term, int]], Sequence[tuple[Term, int]]], int | None] | None = None
@@ -181,9 +183,10 @@ class LexSolver:
         return solver, self._timed_solve(solver)
 
     @contextmanager
-    def _fixed(self, values: Iterable[tuple[int, int]]) -> Iterator[None]:
+    def _fixed(self, values: Iterable[tuple[int, int]]) -> Iterator[Callable[[], None]]:
         """The model with these Booleans (index, value) fixed by their domains, so that
-        presolve simplifies the model with them; the domains are restored on exit."""
+        presolve simplifies the model with them; the domains are restored on exit unless
+        the caller calls the `keep` it is given."""
         domains = self.model.proto.variables
         saved = []
         for index, value in values:
@@ -191,25 +194,27 @@ class LexSolver:
             saved.append((index, domain[0], domain[1]))
             domain[0] = domain[1] = value
         try:
-            yield
+            yield saved.clear
         finally:
             for index, lo, hi in saved:
                 domains[index].domain[0], domains[index].domain[1] = lo, hi
 
-    def _restricted(self) -> AbstractContextManager[None]:
-        """The model with the optional variables the incumbent leaves at 0 (and nothing
-        has fixed yet) fixed to 0."""
+    def _restricted(self, level: int) -> AbstractContextManager[Callable[[], None]]:
+        """The model with the optional variables of that level the incumbent leaves at 0
+        (and nothing has fixed yet) fixed to 0."""
         domains = self.model.proto.variables
         return self._fixed(
-            (i, 0) for i in self.optional if not self.values.get(i, 0) and domains[i].domain[0] != domains[i].domain[1]
+            (i, 0)
+            for i in self.optional[level]
+            if not self.values.get(i, 0) and domains[i].domain[0] != domains[i].domain[1]
         )
 
-    def _restricted_run(self) -> tuple[cp_model.CpSolver, int] | None:
-        """`_run` on the restricted model within RESTRICTED_BUDGET; None if there is no
-        restriction or it found nothing (the full model decides)."""
-        if not self.optional:
+    def _restricted_run(self, level: int = 0) -> tuple[cp_model.CpSolver, int] | None:
+        """`_run` on a restricted model within RESTRICTED_BUDGET; None if there is no
+        such restriction or it found nothing (a wider one or the full model decides)."""
+        if level >= len(self.optional):
             return None
-        with self._restricted():
+        with self._restricted(level):
             solver, status = self._run(lambda: self._call(budget=RESTRICTED_BUDGET))
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return solver, status
@@ -264,25 +269,32 @@ class LexSolver:
     def solve(self, objective: cp_model.LinearExprT | None = None, chunk: Sequence[tuple[Term, int]] = ()) -> None:
         """Solve with an optional objective and store the solution as the incumbent.
 
-        `chunk` is what the objective is made of: terms and their weights.  With a
-        restriction (`optional`), its optimum comes first.  It is kept if it reaches a
-        lower bound: the terms' own, or the count model's (bounds.py).  Otherwise it is
-        the hint of the full solve, which then mostly proves it (a 226-player bracket's
-        colour tier: 5.3 s from the previous tier's solution, 0.08 s + 0.5 s this way)."""
+        `chunk` is what the objective is made of: terms and their weights.  With
+        restrictions (`optional`), their optima come first, the narrowest first.  One
+        is kept if it reaches a lower bound: the terms' own, or the count model's
+        (bounds.py).  Otherwise it is the hint of the next solve; the full model's then
+        mostly proves it (a 226-player bracket's colour tier: 5.3 s from the previous
+        tier's solution, 0.08 s + 0.5 s this way)."""
         if objective is not None:
             self.model.minimize(objective)
         else:
             self.model.clear_objective()
-        found = self._restricted_run() if objective is not None else None
-        if found is not None:
+        least: int | None = None
+        for level in range(len(self.optional) if objective is not None and chunk else 0):
+            found = self._restricted_run(level)
+            if found is None:
+                continue
             self._keep(found[0])
             value = round(found[0].objective_value)
-            if chunk and value <= sum(w * t.bounds()[0] for t, w in chunk):
+            if value <= sum(w * t.bounds()[0] for t, w in chunk):
                 return
-            if self.bound is not None and chunk and (least := self.bound(chunk, self.fixed)) is not None:
-                if value <= least:
-                    STATS["bounded"] += 1
-                    return
+            if least is None and self.bound is not None:
+                least = self.bound(chunk, self.fixed)
+            if least is not None and value <= least:
+                STATS["bounded"] += 1
+                return
+            if least is None:
+                break  # nothing to reach: the full model decides
         solver, status = self._run()
         if status == cp_model.INFEASIBLE:
             raise InfeasibleError("no solution satisfies the hard constraints")
@@ -291,6 +303,10 @@ class LexSolver:
         if objective is not None and status != cp_model.OPTIMAL:
             raise SolveLimitError(f"tier not proven optimal (status {solver.status_name(status)})")
         self._keep(solver)
+
+    def _check_restricted(self) -> bool:
+        """Whether a feasibility question goes to the narrowest restriction first."""
+        return bool(self.optional) and len(self.optional[0]) >= RESTRICTED_CHECK_FROM
 
     def try_fix(self, lits: Sequence[cp_model.IntVar], trace: Sequence[tuple[str, int]]) -> bool:
         """Fix `lits` true if some solution of the fixed tiers allows it (one solve).
@@ -305,7 +321,7 @@ class LexSolver:
         # models: below, proving "no" on it and then again on the full model costs more
         # than it saves (measured: at 1,000 players it cost 1 s more; on the 2,000-player round it
         # took the no-exchange checks of its 250-400-player brackets from 83 s to 14 s).
-        found = self._restricted_run() if len(self.optional) >= RESTRICTED_CHECK_FROM else None
+        found = self._restricted_run() if self._check_restricted() else None
         solver, status = found if found is not None else self._run()
         self.model.clear_assumptions()
         if status == cp_model.INFEASIBLE:
@@ -315,6 +331,23 @@ class LexSolver:
         self._keep(solver)
         for lit in lits:
             self.model.add(lit == 1)
+        self.trace.extend(trace)
+        return True
+
+    def try_fix_domains(self, values: Sequence[tuple[int, int]], trace: Sequence[tuple[str, int]]) -> bool:
+        """`try_fix` for Booleans (index, value) fixed by their domains: a candidate that
+        is a set of forced values needs no new variable or constraint, and whatever the
+        answer, the model stays as small as it was (see order.py, the exchange)."""
+        self.model.clear_objective()
+        with self._fixed(values) as keep:
+            found = self._restricted_run() if self._check_restricted() else None
+            solver, status = found if found is not None else self._run()
+            if status == cp_model.INFEASIBLE:
+                return False
+            if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                raise SolveLimitError(f"feasibility not decided (status {solver.status_name(status)})")
+            keep()
+        self._keep(solver)
         self.trace.extend(trace)
         return True
 

@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def restricted_everywhere(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
     """Restriction and bounds on every model; records (bound, true optimum) per bounded solve."""
     monkeypatch.setattr(bracket, "SPARSE_FROM", 0)
-    monkeypatch.setattr(bracket, "WINDOW", 1)
+    monkeypatch.setattr(bracket, "WINDOWS", (1, 2))
     seen: list[tuple[int, int]] = []
     last: list[int | None] = []
     original_minimum = bounds.CountBound.minimum
