@@ -152,6 +152,7 @@ class AggregateBracketModel(BracketModel):
             partner[p], partner[q] = q, p
         if sorted(partner) != sorted(partner.values()) or not set(partner) <= set(self.remaining):
             return False
+        self.witness = partner
         unmatched = [p for p in self.remaining if p not in partner]
         if len(unmatched) != len(self.remaining) % 2 or any(p not in self.pab_allowed for p in unmatched):
             return False

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator, Sequence
 
 from ortools.sat.python import cp_model
@@ -28,6 +28,7 @@ from ortools.sat.python import cp_model
 from .errors import ExitCode, PairingError
 
 MAX_WEIGHT = 1 << 24
+HINT_CONFLICT_LIMIT = 10  # CP-SAT's default (see LexSolver.hint_conflict_limit)
 
 # Deterministic-time budget (CP-SAT work units, the same on every machine) of a
 # restricted solve (see `LexSolver.optional`).  Past it, the full model decides.
@@ -131,7 +132,7 @@ class LexSolver:
     on_tier: Callable[[str], None] | None = None  # told the name of each tier solved
     # Conflicts CP-SAT spends following the hint before its own search (CP-SAT's
     # default, 10; the generation order sets 0, see order.py).
-    hint_conflict_limit: int = 10
+    hint_conflict_limit: int = HINT_CONFLICT_LIMIT
     presolve: bool = True  # the generation order turns it off (order.py)
     # Variables a big model can usually do without (bracket.py: pairs far from the
     # natural S1-S2 partners), in nested sets, the largest first.  Each solve first
@@ -146,6 +147,10 @@ class LexSolver:
     # (bounds.CountBound.minimum), for models with a restriction.
     bound: Callable[[Sequence[tuple[Term, int]], Sequence[tuple[Term, int]]], int | None] | None = None
     fixed: list[tuple[Term, int]] = field(default_factory=list)
+    # Booleans whose domain is fixed (by `_fixed`, `fix_domains` or the restriction in
+    # place): index -> value.
+    _domains: dict[int, int] = field(default_factory=dict)
+    _restriction: set[int] = field(default_factory=set)  # those the restriction fixed
 
     def _params(self, solver: cp_model.CpSolver) -> None:
         p = solver.parameters
@@ -169,10 +174,13 @@ class LexSolver:
         hint.vars.extend(index)
         hint.values.extend([self.values.get(i, 0) for i in index])
 
-    def _call(self, hint_only: bool = False, budget: float | None = None) -> tuple[cp_model.CpSolver, int]:
-        """One CP-SAT call on the model as it stands, hinted with the incumbent (with
-        `hint_only`, just: is the hint itself a solution?), within `budget` if given
-        (deterministic time)."""
+    def _call(
+        self, hint_only: bool = False, budget: float | None = None, level: int | None = None
+    ) -> tuple[cp_model.CpSolver, int]:
+        """One CP-SAT call on the full model (or on restriction `level`), hinted with the
+        incumbent (with `hint_only`, just: is the hint itself a solution?), within
+        `budget` if given (deterministic time)."""
+        self._restrict_to(level)
         if self.values:
             self._hint()
         solver = cp_model.CpSolver()
@@ -187,35 +195,86 @@ class LexSolver:
         """The model with these Booleans (index, value) fixed by their domains, so that
         presolve simplifies the model with them; the domains are restored on exit unless
         the caller calls the `keep` it is given."""
-        domains = self.model.proto.variables
-        saved = []
-        for index, value in values:
-            domain = domains[index].domain  # a Boolean's domain: [lo, hi]
-            saved.append((index, domain[0], domain[1]))
-            domain[0] = domain[1] = value
+        saved = self._set_domains(values)
         try:
             yield saved.clear
         finally:
-            for index, lo, hi in saved:
-                domains[index].domain[0], domains[index].domain[1] = lo, hi
+            self._restore_domains(saved)
 
-    def _restricted(self, level: int) -> AbstractContextManager[Callable[[], None]]:
-        """The model with the optional variables of that level the incumbent leaves at 0
-        (and nothing has fixed yet) fixed to 0."""
-        domains = self.model.proto.variables
-        return self._fixed(
-            (i, 0)
-            for i in self.optional[level]
-            if not self.values.get(i, 0) and domains[i].domain[0] != domains[i].domain[1]
-        )
+    def fix_domains(self, values: Iterable[tuple[int, int]]) -> None:
+        """Fix these Booleans (index, value) for good, by their domains."""
+        self._set_domains(values)
+
+    def _set_domains(self, values: Iterable[tuple[int, int]]) -> list[tuple[int, int | None]]:
+        """Write the domains; return what they were ((index, value or None if free)).
+
+        Which Booleans are fixed is kept on the Python side (`_domains`): reading tens
+        of thousands of domains back through the proto cost more than the solves they
+        served (2,000 players: 8 s of 75)."""
+        proto = self.model.proto.variables
+        mirror = self._domains
+        restriction = self._restriction
+        saved: list[tuple[int, int | None]] = []
+        for index, value in values:
+            old = mirror.get(index)
+            if index in restriction:  # now fixed by the caller, free again after it
+                restriction.discard(index)
+                old = None
+            elif old == value:
+                continue
+            saved.append((index, old))
+            mirror[index] = value
+            domain = proto[index].domain
+            domain[0] = domain[1] = value
+        return saved
+
+    def _restore_domains(self, saved: list[tuple[int, int | None]]) -> None:
+        proto = self.model.proto.variables
+        mirror = self._domains
+        for index, old in reversed(saved):
+            domain = proto[index].domain
+            if old is None:
+                del mirror[index]
+                domain[0], domain[1] = 0, 1
+            else:
+                mirror[index] = old
+                domain[0] = domain[1] = old
+
+    def _restrict_to(self, level: int | None) -> None:
+        """Fix to 0 the optional variables of restriction `level` that the incumbent
+        leaves at 0 and nothing else has fixed; free those fixed for another one
+        (`None`: the full model).
+
+        The restriction stays in place between solves, and moving to the next one
+        writes only the difference: consecutive tiers restrict nearly the same tens of
+        thousands of pairs, and writing them all and back for every solve cost seconds
+        (2,000 players: 5.6 s)."""
+        current = self._restriction
+        if level is None:
+            target: set[int] = set()
+        else:
+            values, mirror = self.values, self._domains
+            target = {i for i in self.optional[level] if not values.get(i, 0) and (i in current or i not in mirror)}
+        if target == current:
+            return
+        proto = self.model.proto.variables
+        mirror = self._domains
+        for index in current - target:
+            del mirror[index]
+            domain = proto[index].domain
+            domain[0], domain[1] = 0, 1
+        for index in target - current:
+            mirror[index] = 0
+            domain = proto[index].domain
+            domain[0] = domain[1] = 0
+        self._restriction = target
 
     def _restricted_run(self, level: int = 0) -> tuple[cp_model.CpSolver, int] | None:
         """`_run` on a restricted model within RESTRICTED_BUDGET; None if there is no
         such restriction or it found nothing (a wider one or the full model decides)."""
         if level >= len(self.optional):
             return None
-        with self._restricted(level):
-            solver, status = self._run(lambda: self._call(budget=RESTRICTED_BUDGET))
+        solver, status = self._run(lambda: self._call(budget=RESTRICTED_BUDGET, level=level))
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return solver, status
         return None
@@ -304,9 +363,19 @@ class LexSolver:
             raise SolveLimitError(f"tier not proven optimal (status {solver.status_name(status)})")
         self._keep(solver)
 
-    def _check_restricted(self) -> bool:
-        """Whether a feasibility question goes to the narrowest restriction first."""
-        return bool(self.optional) and len(self.optional[0]) >= RESTRICTED_CHECK_FROM
+    def _feasible(self) -> tuple[cp_model.CpSolver, int]:
+        """A feasibility question: in the biggest models the restrictions first, the
+        narrowest first, then the full model.  Below RESTRICTED_CHECK_FROM optional
+        variables, proving "no" on them and then again on the full model costs more
+        than it saves (measured: at 1,000 players it cost 1 s more; on the 2,000-player
+        round it took the no-exchange checks of its 250-400-player brackets from 83 s
+        to 14 s)."""
+        if self.optional and len(self.optional[0]) >= RESTRICTED_CHECK_FROM:
+            for level in range(len(self.optional)):
+                found = self._restricted_run(level)
+                if found is not None:
+                    return found
+        return self._run()
 
     def try_fix(self, lits: Sequence[cp_model.IntVar], trace: Sequence[tuple[str, int]]) -> bool:
         """Fix `lits` true if some solution of the fixed tiers allows it (one solve).
@@ -317,12 +386,7 @@ class LexSolver:
         self.model.clear_objective()
         self.model.clear_assumptions()
         self.model.add_assumptions(lits)
-        # A feasibility question is asked of the restriction first only in the biggest
-        # models: below, proving "no" on it and then again on the full model costs more
-        # than it saves (measured: at 1,000 players it cost 1 s more; on the 2,000-player round it
-        # took the no-exchange checks of its 250-400-player brackets from 83 s to 14 s).
-        found = self._restricted_run() if self._check_restricted() else None
-        solver, status = found if found is not None else self._run()
+        solver, status = self._feasible()
         self.model.clear_assumptions()
         if status == cp_model.INFEASIBLE:
             return False
@@ -340,8 +404,7 @@ class LexSolver:
         answer, the model stays as small as it was (see order.py, the exchange)."""
         self.model.clear_objective()
         with self._fixed(values) as keep:
-            found = self._restricted_run() if self._check_restricted() else None
-            solver, status = found if found is not None else self._run()
+            solver, status = self._feasible()
             if status == cp_model.INFEASIBLE:
                 return False
             if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -356,6 +419,7 @@ class LexSolver:
         (each tried true before false, in turn): the lexicographic maximum of that bit
         vector.  One CP-SAT call with a fixed search; returns False if there is none, and
         None (nothing kept) if the search used up `budget` (deterministic time)."""
+        self._restrict_to(None)
         self.model.clear_objective()
         self.model.clear_hints()
         self.model.add_decision_strategy(decisions, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)

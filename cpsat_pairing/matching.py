@@ -8,24 +8,25 @@ search from a warm start answers it in milliseconds, which matters once per brac
 from __future__ import annotations
 
 from collections import deque
-from typing import Sequence
+from typing import Callable, Sequence
 
 
 def max_matching(adj: Sequence[Sequence[int]], mate: list[int] | None = None) -> list[int]:
     """Return `mate` (mate[v] = partner or -1) of a maximum matching of the graph.
 
     `adj[v]` lists the neighbours of vertex v (0..n-1).  `mate`, if given, is a valid
-    matching to start from (it is improved in place and returned).
+    matching to start from (it is improved in place and returned); free vertices are
+    first matched greedily.
     """
     n = len(adj)
     if mate is None:
         mate = [-1] * n
-        for v in range(n):  # greedy start: most of the work done cheaply
-            if mate[v] == -1:
-                for w in adj[v]:
-                    if mate[w] == -1:
-                        mate[v], mate[w] = w, v
-                        break
+    for v in range(n):  # greedy start: most of the work done cheaply
+        if mate[v] == -1:
+            for w in adj[v]:
+                if mate[w] == -1:
+                    mate[v], mate[w] = w, v
+                    break
     for root in range(n):
         if mate[root] == -1:
             _augment_from(adj, mate, root)
@@ -96,3 +97,22 @@ def _augment_from(adj: Sequence[Sequence[int]], mate: list[int], root: int) -> b
 def is_perfect(adj: Sequence[Sequence[int]], mate: list[int] | None = None) -> tuple[bool, list[int]]:
     m = max_matching(adj, mate)
     return all(x != -1 for x in m), m
+
+
+class LazyAdjacency(Sequence[list[int]]):
+    """Adjacency lists computed on first use: an augmenting-path search from a good
+    warm start reaches few vertices, and listing every vertex's neighbours up front
+    cost more than the search."""
+
+    def __init__(self, size: int, row: Callable[[int], list[int]]) -> None:
+        self._rows: list[list[int] | None] = [None] * size
+        self._row = row
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __getitem__(self, v: int) -> list[int]:  # type: ignore[override]
+        got = self._rows[v]
+        if got is None:
+            got = self._rows[v] = self._row(v)
+        return got

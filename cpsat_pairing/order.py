@@ -15,7 +15,7 @@ candidates we add a Boolean `s[p]` ("p is in S1") and minimise, in order:
 from __future__ import annotations
 
 from .bracket import BracketModel
-from .lex import InfeasibleError
+from .lex import HINT_CONFLICT_LIMIT, InfeasibleError
 
 
 def _fix_partners(bm: BracketModel, s1: list[int], among: frozenset[int], bsn: dict[int, int], label: str) -> None:
@@ -188,7 +188,14 @@ def _generation_order(bm: BracketModel, remainder_bsn: str, s1_size: str) -> Non
     ]
     no_exchange += [(f"exchange: BSN {bsn[p]} stays in S1", 1) for p in reversed(s1_orig)]
     no_exchange += [(f"exchange: BSN {bsn[q]} moves to S1", 0) for q in s2_orig]
-    if solver.try_fix_domains(_one_side_each(bm, frozenset(s1_orig), rset), no_exchange):
+    # The incumbent usually breaks this candidate; following its hint for a while
+    # still helps here (2,000 players, a 400-player bracket: 3.6 s -> 1.4 s).
+    limit, solver.hint_conflict_limit = solver.hint_conflict_limit, HINT_CONFLICT_LIMIT
+    try:
+        no_exchange_ok = solver.try_fix_domains(_one_side_each(bm, frozenset(s1_orig), rset), no_exchange)
+    finally:
+        solver.hint_conflict_limit = limit
+    if no_exchange_ok:
         _fix_partners(bm, s1_orig, rset, bsn, "transposition")
         return
     s = {p: model.new_bool_var(f"s1_{p}") for p in remainder}
@@ -227,8 +234,6 @@ def _close_sides(bm: BracketModel, s1: frozenset[int], remainder: frozenset[int]
     """Once the exchange is fixed, no pair may lie inside S1 or inside S2: fixing those
     pairs' domains lets the solver drop them (and their side constraints) when it loads
     the model (500 players: transposition solves 1.36 s -> 1.11 s)."""
-    domains = bm.model.proto.variables
-    for (p, q), v in bm.x.items():
-        if p in remainder and q in remainder and (p in s1) == (q in s1):
-            d = domains[v.index].domain
-            d[0] = d[1] = 0
+    bm.solver.fix_domains(
+        (v.index, 0) for (p, q), v in bm.x.items() if p in remainder and q in remainder and (p in s1) == (q in s1)
+    )
