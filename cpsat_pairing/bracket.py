@@ -71,6 +71,7 @@ class BracketModel:
         self.residents = [p for p in self.bracket if p not in self.mdps]
         self.score = {p: self.state.players[p].pairing_score for p in self.remaining}
         self._bracket_pairs: list[tuple[Pair, cp_model.IntVar]] | None = None
+        self._mdp_pairs: list[tuple[Pair, cp_model.IntVar]] | None = None
 
     def __post_init__(self) -> None:
         self._setup()
@@ -154,18 +155,25 @@ class BracketModel:
         there are few of them."""
         if len(self.x) < SPARSE_FROM:
             return []
+        # Scoregroups as small integers (comparing Fractions was most of the time here).
+        group_of: dict[Fraction, int] = {}
+        group: dict[int, int] = {}
         place: dict[int, int] = {}
-        size: dict[Fraction, int] = {}
+        sizes: list[int] = []
         for p in self.players:
-            s = self.score[p]
-            place[p] = size.get(s, 0)
-            size[s] = place[p] + 1
+            g = group_of.setdefault(self.score[p], len(group_of))
+            if g == len(sizes):
+                sizes.append(0)
+            group[p], place[p] = (-1 if p in self.mdps else g), sizes[g]
+            sizes[g] += 1
+        half = [size // 2 for size in sizes]
         out: list[list[int]] = [[] for _ in WINDOWS]
         for (p, q), v in self.x.items():
-            if self.score[p] != self.score[q] or p in self.mdps or q in self.mdps:
+            g = group[p]
+            if g < 0 or g != group[q]:
                 continue
             d = abs(place[p] - place[q])
-            off = min(d, abs(d - size[self.score[p]] // 2))
+            off = min(d, abs(d - half[g]))
             for level, window in enumerate(WINDOWS):
                 if off > window:
                     out[level].append(v.index)
@@ -289,6 +297,13 @@ class BracketModel:
             self._bracket_pairs = [((p, q), v) for (p, q), v in self.x.items() if self.inside(p, q)]
         return self._bracket_pairs
 
+    def mdp_pairs(self) -> list[tuple[Pair, cp_model.IntVar]]:
+        """The bracket's pairs with an MDP: the only ones whose players' scores differ."""
+        if self._mdp_pairs is None:
+            mdps = self.mdps
+            self._mdp_pairs = [(k, v) for k, v in self.bracket_pairs() if k[0] in mdps or k[1] in mdps]
+        return self._mdp_pairs
+
     def next_bracket_pairs(self) -> dict[Fraction, list[cp_model.IntVar]]:
         """[C8]: Booleans counting the next bracket's pairs (those with a next-scoregroup
         resident as the lower player), by the score of the higher player."""
@@ -363,10 +378,12 @@ class BracketModel:
                 m.add(self.exit[p] == 1)
 
     def chosen_pairs(self) -> list[Pair]:
-        return [k for k, v in self.x.items() if self.solver.var_value(v)]
+        values = self.solver.values
+        return [k for k, v in self.x.items() if values.get(v.index)]
 
     def bracket_result(self) -> tuple[list[Pair], list[int]]:
         """Pairs made inside the bracket, and the downfloaters (ranking order)."""
-        pairs = [k for k, v in self.bracket_pairs() if self.solver.var_value(v)]
+        values = self.solver.values
+        pairs = [k for k, v in self.bracket_pairs() if values.get(v.index)]
         floaters = [p for p in self.bracket if self.solver.var_value(self.df[p])]
         return pairs, floaters

@@ -173,7 +173,7 @@ def _resident_downfloaters(bm: BracketModel, ago: int, name: str) -> list[Term]:
 
 def _upfloaters(bm: BracketModel, ago: int, name: str) -> list[Term]:
     weighted = []
-    for (p, q), v in bm.bracket_pairs():
+    for (p, q), v in bm.mdp_pairs():
         lo = q if bm.score[p] > bm.score[q] else p if bm.score[q] > bm.score[p] else None
         if lo is not None and bm.state.players[lo].float_in(ago) is Float.UP:
             weighted.append((1, v))
@@ -218,7 +218,7 @@ def _upfloat_pairs_by_level(bm: BracketModel, ago: int, name: str) -> list[Term]
     """Per MDP score level, highest first (the larger score difference first): pairs
     whose resident upfloated `ago` rounds back."""
     by_level: dict[Fraction, list] = {}
-    for (p, q), v in bm.bracket_pairs():
+    for (p, q), v in bm.mdp_pairs():
         if bm.score[p] == bm.score[q]:
             continue
         hi, lo = (p, q) if bm.score[p] > bm.score[q] else (q, p)

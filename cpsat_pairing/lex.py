@@ -33,7 +33,6 @@ HINT_CONFLICT_LIMIT = 10  # CP-SAT's default (see LexSolver.hint_conflict_limit)
 # Deterministic-time budget (CP-SAT work units, the same on every machine) of a
 # restricted solve (see `LexSolver.optional`).  Past it, the full model decides.
 RESTRICTED_BUDGET = 1.0
-RESTRICTED_CHECK_FROM = 20000  # optional variables (see `try_fix`)
 
 # Process-wide counters for benchmarks (scripts/bench.py): CP-SAT calls and their time.
 # "bounded": tiers the count model's bound settled without a full solve.
@@ -151,6 +150,7 @@ class LexSolver:
     # place): index -> value.
     _domains: dict[int, int] = field(default_factory=dict)
     _restriction: set[int] = field(default_factory=set)  # those the restriction fixed
+    _hint_index: list[int] = field(default_factory=list)  # all_vars' indices
 
     def _params(self, solver: cp_model.CpSolver) -> None:
         p = solver.parameters
@@ -170,9 +170,11 @@ class LexSolver:
         # Straight into the proto: `add_hint` per variable costs more than some solves.
         self.model.clear_hints()
         hint = self.model.proto.solution_hint
-        index = [v.index for v in self.all_vars]
-        hint.vars.extend(index)
-        hint.values.extend([self.values.get(i, 0) for i in index])
+        if len(self._hint_index) != len(self.all_vars):  # all_vars only grows
+            self._hint_index = [v.index for v in self.all_vars]
+        values = self.values
+        hint.vars.extend(self._hint_index)
+        hint.values.extend([values.get(i, 0) for i in self._hint_index])
 
     def _call(
         self, hint_only: bool = False, budget: float | None = None, level: int | None = None
@@ -364,17 +366,14 @@ class LexSolver:
         self._keep(solver)
 
     def _feasible(self) -> tuple[cp_model.CpSolver, int]:
-        """A feasibility question: in the biggest models the restrictions first, the
-        narrowest first, then the full model.  Below RESTRICTED_CHECK_FROM optional
-        variables, proving "no" on them and then again on the full model costs more
-        than it saves (measured: at 1,000 players it cost 1 s more; on the 2,000-player
-        round it took the no-exchange checks of its 250-400-player brackets from 83 s
-        to 14 s)."""
-        if self.optional and len(self.optional[0]) >= RESTRICTED_CHECK_FROM:
-            for level in range(len(self.optional)):
-                found = self._restricted_run(level)
-                if found is not None:
-                    return found
+        """A feasibility question: the restrictions first, the narrowest first, then the
+        full model (2,000 players: the no-exchange checks of the 250-400-player
+        brackets took 83 s on the full models, 14 s with one restriction and under
+        1 s with two).  A restriction's "no" is cheap; its "yes" is the answer."""
+        for level in range(len(self.optional)):
+            found = self._restricted_run(level)
+            if found is not None:
+                return found
         return self._run()
 
     def try_fix(self, lits: Sequence[cp_model.IntVar], trace: Sequence[tuple[str, int]]) -> bool:
@@ -427,7 +426,8 @@ class LexSolver:
         self._params(solver)
         solver.parameters.search_branching = cp_model.FIXED_SEARCH
         # No presolve: it may drop solutions dominated by others (possibly the first) and
-        # rewrite the decision literals; either loses the order (measured: wrong pairs).
+        # rewrite the decision literals; either loses the order (measured: wrong pairs,
+        # also with keep_all_feasible_solutions_in_presolve).
         solver.parameters.cp_model_presolve = False
         if budget is not None:
             solver.parameters.max_deterministic_time = budget
