@@ -28,7 +28,6 @@ from ortools.sat.python import cp_model
 from .errors import ExitCode, PairingError
 
 MAX_WEIGHT = 1 << 24
-HINT_CONFLICT_LIMIT = 10  # CP-SAT's default (see LexSolver.hint_conflict_limit)
 
 # Deterministic-time budget (CP-SAT work units, the same on every machine) of a
 # restricted solve (see `LexSolver.optional`).  Past it, the full model decides.
@@ -129,9 +128,6 @@ class LexSolver:
     # constraint cutting that solution off, and the solve is repeated.
     accept: Callable[[dict[int, int]], bool] | None = None
     on_tier: Callable[[str], None] | None = None  # told the name of each tier solved
-    # Conflicts CP-SAT spends following the hint before its own search (CP-SAT's
-    # default, 10; the generation order sets 0, see order.py).
-    hint_conflict_limit: int = HINT_CONFLICT_LIMIT
     presolve: bool = True  # the generation order turns it off (order.py)
     # Variables a big model can usually do without (bracket.py: pairs far from the
     # natural S1-S2 partners), in nested sets, the largest first.  Each solve first
@@ -163,7 +159,6 @@ class LexSolver:
         p.symmetry_level = 0
         p.cp_model_probing_level = 0
         p.max_presolve_iterations = 1
-        p.hint_conflict_limit = self.hint_conflict_limit
         p.cp_model_presolve = self.presolve
 
     def _hint(self) -> None:
