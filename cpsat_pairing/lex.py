@@ -424,6 +424,11 @@ class LexSolver:
         # rewrite the decision literals; either loses the order (measured: wrong pairs,
         # also with keep_all_feasible_solutions_in_presolve).
         solver.parameters.cp_model_presolve = False
+        # SAT inprocessing (clause vivification) re-ran the decisions hundreds of
+        # thousands of times on these long decision lists: a 200 x 200 assignment took
+        # 260,000 branches instead of 200.  Without it the search is the same, and finds
+        # the same first solution (2,000 players, a 400-player bracket: 3.4 s -> 0.9 s).
+        solver.parameters.use_sat_inprocessing = False
         if budget is not None:
             solver.parameters.max_deterministic_time = budget
         # A solution `accept` rejects is cut off; the next one found is again the first.
