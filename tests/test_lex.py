@@ -82,3 +82,49 @@ def test_partner_tiers_fall_back_to_one_by_one_past_the_budget(monkeypatch: pyte
         got = pair(t, rnd)
         assert (set(got.as_pairs()), got.bye) == (set(file_round(t, rnd).pairs), file_round(t, rnd).bye)
     assert calls  # the fallback really ran
+
+
+def _domains_agree(solver: LexSolver) -> bool:
+    """Every variable's proto domain is what the solver's record of fixed domains says."""
+    proto = solver.model.proto.variables
+    for i in range(len(proto)):
+        lo, hi = proto[i].domain[0], proto[i].domain[1]
+        want = solver._domains.get(i)
+        if (lo, hi) != ((0, 1) if want is None else (want, want)):
+            return False
+    return True
+
+
+@pytest.mark.parametrize("seed", FEASIBLE_SEEDS[:10])
+def test_restrictions_and_fixed_domains_are_undone_exactly(seed: int) -> None:
+    """Moving between restrictions, fixing values for a check and keeping some for good
+    leave each variable's domain as the solver records it; the full model comes back."""
+    model, s1, x = _matching_model(seed)
+    solver = _solve_all(model, x)
+    assert solver is not None
+    pairs = sorted(x)
+    solver.optional = [[x[k].index for k in pairs[::2]], [x[k].index for k in pairs[::4]]]
+    for level in (0, 1, 0, None):
+        solver._restrict_to(level)
+        assert _domains_agree(solver)
+        if level is not None:  # the incumbent's own pairs stay free
+            assert all(solver._domains.get(i, 1) for i, v in solver.values.items() if v)
+    solver._restrict_to(0)
+    chosen = [v for v in x.values() if solver.var_value(v)]
+    with solver._fixed([(chosen[0].index, 0)]):
+        assert _domains_agree(solver)
+    assert _domains_agree(solver)
+    assert solver.check([chosen[0]]) is not None  # the full model again (the restriction lifted)
+    assert not solver._restriction and _domains_agree(solver)
+    # A candidate that keeps the incumbent's first pair is feasible and stays fixed.
+    assert solver.try_fix_domains([(chosen[0].index, 1)], [("kept", 1)])
+    assert solver._domains[chosen[0].index] == 1 and _domains_agree(solver)
+    # One that drops every pair of the first S1 player is not, and leaves nothing behind.
+    row = [(v.index, 0) for (a, _), v in x.items() if a == s1[0]]
+
+    def fixed_for_good() -> dict[int, int]:  # the restriction in place comes and goes
+        return {i: v for i, v in solver._domains.items() if i not in solver._restriction}
+
+    before = fixed_for_good()
+    assert not solver.try_fix_domains(row, [("dropped", 1)])
+    assert fixed_for_good() == before and _domains_agree(solver)

@@ -1,0 +1,60 @@
+"""matching: maximum matchings from scratch and from a warm start agree."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cpsat_pairing.matching import LazyAdjacency, is_perfect, max_matching
+
+
+def _graph(seed: int) -> list[list[int]]:
+    rng = random.Random(seed)
+    n = rng.randint(2, 40)
+    density = rng.choice([0.05, 0.1, 0.3, 0.8])
+    adj: list[list[int]] = [[] for _ in range(n)]
+    for i in range(n):
+        for j in range(i + 1, n):
+            if rng.random() < density:
+                adj[i].append(j)
+                adj[j].append(i)
+    return adj
+
+
+def _size(mate: list[int]) -> int:
+    return sum(1 for v, w in enumerate(mate) if w > v)
+
+
+def _valid(adj: list[list[int]], mate: list[int]) -> bool:
+    return all(w == -1 or (mate[w] == v and w in adj[v]) for v, w in enumerate(mate))
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_a_warm_start_and_lazy_neighbours_give_a_maximum_matching(seed: int) -> None:
+    adj = _graph(seed)
+    best = _size(max_matching(adj))
+    # A random (not maximal) matching to start from, as a previous witness would be.
+    rng = random.Random(seed + 1000)
+    start = [-1] * len(adj)
+    for v in rng.sample(range(len(adj)), len(adj)):
+        free = [w for w in adj[v] if start[w] == -1 and start[v] == -1]
+        if free and rng.random() < 0.5:
+            w = rng.choice(free)
+            start[v], start[w] = w, v
+    rows = LazyAdjacency(len(adj), lambda v: list(adj[v]))
+    mate = max_matching(rows, list(start))
+    assert _valid(adj, mate)
+    assert _size(mate) == best
+    assert is_perfect(rows, list(start))[0] == (2 * best == len(adj))
+
+
+def test_lazy_neighbours_are_listed_once_and_only_when_reached() -> None:
+    """From a perfect warm start nothing is searched, so no neighbours are listed."""
+    adj = [[1], [0, 2], [1, 3], [2]]
+    asked: list[int] = []
+    rows = LazyAdjacency(4, lambda v: (asked.append(v), adj[v])[1])
+    assert is_perfect(rows, [1, 0, 3, 2])[0]
+    assert asked == []
+    rows[2], rows[2]
+    assert asked == [2]
