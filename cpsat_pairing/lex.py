@@ -130,8 +130,9 @@ class LexSolver:
     on_tier: Callable[[str], None] | None = None  # told the name of each tier solved
     presolve: bool = True  # the generation order turns it off (order.py)
     # Variables a big model can usually do without (bracket.py: pairs far from the
-    # natural S1-S2 partners), in nested sets, the largest first.  Each solve first
-    # runs with those of the first set that the incumbent leaves at 0 fixed to 0: a
+    # natural S1-S2 partners): one list per restriction, nested, the narrowest
+    # restriction (the longest list) first.  Each solve first runs with those of the
+    # first list that the incumbent leaves at 0 fixed to 0: a
     # small model whose solutions are solutions of the full one.  A minimisation whose
     # restricted optimum misses the lower bound tries the next, wider restriction,
     # then the full model, each hinted with the best so far; a feasibility question
