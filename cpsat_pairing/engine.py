@@ -130,8 +130,10 @@ def _pab_score(st: RoundState, present: list[int], ok: Compatibility, workers: i
     player scoring at most L?" for L rising from the lowest score; the first yes is
     the [C5] score.  Even fields get their complete round-pairing the same way.
     """
+    # Each player's neighbours in `present` order (a scan with set lookups: half the time
+    # of sorting looked-up indices at 2,000 players).
+    adj: list[list[int]] = [[i for i, q in enumerate(present) if q in nb] for nb in map(ok.neighbours, present)]
     index = {p: i for i, p in enumerate(present)}
-    adj: list[list[int]] = [sorted(index[q] for q in ok.neighbours(p) if q in index) for p in present]
     eligible = [p for p in present if st.players[p].pab_eligible]
     if len(present) % 2 == 0:
         levels: list[Fraction | None] = [None]
