@@ -147,14 +147,8 @@ class AggregateBracketModel(BracketModel):
 
     def start_from(self, pairs: Iterable[Pair]) -> bool:
         """Take a complete round-pairing of the remaining players as the incumbent."""
-        partner: dict[int, int] = {}
-        for p, q in pairs:
-            partner[p], partner[q] = q, p
-        if sorted(partner) != sorted(partner.values()) or not set(partner) <= set(self.remaining):
-            return False
-        self.witness = partner
-        unmatched = [p for p in self.remaining if p not in partner]
-        if len(unmatched) != len(self.remaining) % 2 or any(p not in self.pab_allowed for p in unmatched):
+        partner = self._take_witness(pairs)
+        if partner is None:
             return False
         ns = frozenset(self.next_group)
         vals: dict[int, int] = {v.index: 0 for v in self.solver.all_vars}

@@ -320,6 +320,21 @@ class BracketModel:
 
     # -- reading the incumbent ---------------------------------------------------
 
+    def _take_witness(self, pairs: Iterable[Pair]) -> dict[int, int] | None:
+        """The partner of each player in `pairs`, kept as the `witness`, if they form a
+        complete round-pairing of the remaining players ([C2]: the one left unpaired, if
+        any, may get the PAB); else None."""
+        partner: dict[int, int] = {}
+        for p, q in pairs:
+            partner[p], partner[q] = q, p
+        if sorted(partner) != sorted(partner.values()) or not set(partner) <= set(self.remaining):
+            return None
+        unmatched = [p for p in self.remaining if p not in partner]
+        if len(unmatched) != len(self.remaining) % 2 or any(p not in self.pab_allowed for p in unmatched):
+            return None
+        self.witness = partner
+        return partner
+
     def start_from(self, pairs: Iterable[Pair]) -> bool:
         """Take a complete round-pairing of the remaining players as the incumbent.
 
@@ -327,14 +342,8 @@ class BracketModel:
         feasibility solve is needed.  Returns False when `pairs` does not fit the model.
         """
         pset = frozenset(self.players)
-        partner: dict[int, int] = {}
-        for p, q in pairs:
-            partner[p], partner[q] = q, p
-        if sorted(partner) != sorted(partner.values()) or not set(partner) <= set(self.remaining):
-            return False
-        self.witness = partner
-        unmatched = [p for p in self.remaining if p not in partner]
-        if len(unmatched) != len(self.remaining) % 2 or any(p not in self.pab_allowed for p in unmatched):
+        partner = self._take_witness(pairs)
+        if partner is None:
             return False
         vals: dict[int, int] = {}
         chosen = set()

@@ -107,6 +107,22 @@ def _fits(chunk: Sequence[Term]) -> bool:
     return total <= MAX_WEIGHT
 
 
+def _write_domain(proto_variables, index: int, value: int | None) -> None:
+    """A Boolean's domain: fixed to `value`, or free ([0, 1]) for None."""
+    domain = proto_variables[index].domain
+    domain[0], domain[1] = (0, 1) if value is None else (value, value)
+
+
+def _found(solver: cp_model.CpSolver, status: int) -> bool:
+    """A feasibility question's answer: True (a solution), False (proven none); raises
+    if CP-SAT stopped before deciding."""
+    if status == cp_model.INFEASIBLE:
+        return False
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        raise SolveLimitError(f"feasibility not decided (status {solver.status_name(status)})")
+    return True
+
+
 def _solution(solver: cp_model.CpSolver) -> dict[int, int]:
     """Every variable's value, by index (one read of the response, not a call per variable)."""
     return dict(enumerate(solver.response_proto.solution))
@@ -132,8 +148,8 @@ class LexSolver:
     # Variables a big model can usually do without (bracket.py: pairs far from the
     # natural S1-S2 partners): one list per restriction, nested, the narrowest
     # restriction (the longest list) first.  Each solve first runs with those of the
-    # first list that the incumbent leaves at 0 fixed to 0: a
-    # small model whose solutions are solutions of the full one.  A minimisation whose
+    # first list that the incumbent leaves at 0 fixed to 0: a small model whose
+    # solutions are solutions of the full one.  A minimisation whose
     # restricted optimum misses the lower bound tries the next, wider restriction,
     # then the full model, each hinted with the best so far; a feasibility question
     # the restricted model answers yes is answered.  The answers are the full model's
@@ -228,21 +244,18 @@ class LexSolver:
                 continue
             saved.append((index, old))
             mirror[index] = value
-            domain = proto[index].domain
-            domain[0] = domain[1] = value
+            _write_domain(proto, index, value)
         return saved
 
     def _restore_domains(self, saved: list[tuple[int, int | None]]) -> None:
         proto = self.model.proto.variables
         mirror = self._domains
         for index, old in reversed(saved):
-            domain = proto[index].domain
             if old is None:
                 del mirror[index]
-                domain[0], domain[1] = 0, 1
             else:
                 mirror[index] = old
-                domain[0] = domain[1] = old
+            _write_domain(proto, index, old)
 
     def _restrict_to(self, level: int | None) -> None:
         """Fix to 0 the optional variables of restriction `level` that the incumbent
@@ -265,12 +278,10 @@ class LexSolver:
         mirror = self._domains
         for index in current - target:
             del mirror[index]
-            domain = proto[index].domain
-            domain[0], domain[1] = 0, 1
+            _write_domain(proto, index, None)
         for index in target - current:
             mirror[index] = 0
-            domain = proto[index].domain
-            domain[0] = domain[1] = 0
+            _write_domain(proto, index, 0)
         self._restriction = target
 
     def _restricted_run(self, level: int = 0) -> tuple[cp_model.CpSolver, int] | None:
@@ -320,11 +331,7 @@ class LexSolver:
                     solver, status = self._call()
         finally:
             self.values = incumbent
-        if status == cp_model.INFEASIBLE:
-            return None
-        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            raise SolveLimitError(f"feasibility not decided (status {solver.status_name(status)})")
-        return _solution(solver)
+        return _solution(solver) if _found(solver, status) else None
 
     def _keep(self, solver: cp_model.CpSolver) -> None:
         self.values = _solution(solver)
@@ -393,10 +400,8 @@ class LexSolver:
         self.model.add_assumptions(lits)
         solver, status = self._feasible()
         self.model.clear_assumptions()
-        if status == cp_model.INFEASIBLE:
+        if not _found(solver, status):
             return False
-        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            raise SolveLimitError(f"feasibility not decided (status {solver.status_name(status)})")
         self._keep(solver)
         for lit in lits:
             self.model.add(lit == 1)
@@ -410,10 +415,8 @@ class LexSolver:
         self.model.clear_objective()
         with self._fixed(values) as keep:
             solver, status = self._feasible()
-            if status == cp_model.INFEASIBLE:
+            if not _found(solver, status):
                 return False
-            if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                raise SolveLimitError(f"feasibility not decided (status {solver.status_name(status)})")
             keep()
         self._keep(solver)
         self.trace.extend(trace)
