@@ -15,6 +15,7 @@ candidates we add a Boolean `s[p]` ("p is in S1") and minimise, in order:
 from __future__ import annotations
 
 from .bracket import BracketModel
+from .counts import add_class_counts
 from .lex import InfeasibleError
 
 
@@ -45,6 +46,9 @@ def _fix_partners(bm: BracketModel, s1: list[int], among: frozenset[int], bsn: d
     # A depth-first search can get lost in a big bracket (a 308-player 2017 round did),
     # so it has a deterministic work budget; past it, the tiers are solved one after
     # another as before.  Either way the answer is the same, on every machine.
+    # The tiers restated over class counts let propagation refute most candidates
+    # before the search tries them (counts.py).
+    add_class_counts(bm, s1, sorted((q for q in among if q not in s1set), key=bsn.__getitem__))
     decisions: list = []
     for p in s1:
         decisions += [v for _, v in sorted((bsn[q], v) for q, v in bm.adj[p] if q in among and q not in s1set)]

@@ -1,0 +1,136 @@
+"""Class counts (counts.py): redundant constraints that must never change an answer.
+
+They restate fixed tiers over the numbers of S1-S2 pairs between classes of players.
+Checked here: the restatement is exact (the incumbent, which meets every fixed tier,
+meets it too), the pairings are the same with and without them, and they do what they
+are for: bound propagation alone, without LP or search, refutes a pair that only the
+arithmetic of colour preferences excludes.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from ortools.sat.python import cp_model
+
+from cpsat_pairing import order
+from cpsat_pairing.counts import add_class_counts
+from cpsat_pairing.engine import pair
+from cpsat_pairing.lex import make_term
+from cpsat_pairing.state import PlayerState
+from cpsat_pairing.tournament import Colour
+from cpsat_pairing.trf import read_trf
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def random_round(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A random 200-player tournament after 5 rounds: brackets of 30-70 players."""
+    trf = tmp_path_factory.mktemp("counts") / "r6.trf"
+    subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "make_large.py"), "--players", "200", "--rounds", "5", "--seed", "1",
+         "-o", str(trf)],
+        check=True,
+    )
+    return trf
+
+
+def test_counts_hold_for_the_incumbent_and_change_no_pairing(random_round: Path, monkeypatch) -> None:
+    """Every time counts are added, the incumbent (which meets every fixed tier) still
+    fits the model with them; and the round's pairing is the one found without them."""
+    restated: list[int] = []
+
+    def checked(bm, s1, s2) -> int:
+        n = add_class_counts(bm, s1, s2)
+        restated.append(n)
+        if n:
+            # Only the new count variables are free: the incumbent must extend to them.
+            assert bm.solver.check([], hint=dict(bm.solver.values)) is not None
+        return n
+
+    monkeypatch.setattr(order, "add_class_counts", checked)
+    t = read_trf(random_round)
+    with_counts = pair(t)
+    assert sum(restated) >= 3, restated  # the counts were exercised
+    monkeypatch.setattr(order, "add_class_counts", lambda bm, s1, s2: 0)
+    without = pair(t)
+    assert with_counts.as_pairs() == without.as_pairs()
+    assert with_counts.bye == without.bye
+
+
+def _player(pid: int, last: Colour) -> PlayerState:
+    """A player with one game played: he prefers the other colour (strongly)."""
+    return PlayerState(
+        id=pid, score=Fraction(1), pairing_score=Fraction(1), rating=2000, colours=(last,), opponents=frozenset(),
+        floats=(), pab_eligible=True, unplayed=0, topscorer=False, had_pab=False,
+    )
+
+
+def _bracket(counts: bool) -> tuple[cp_model.CpModel, dict[tuple[int, int], cp_model.IntVar]]:
+    """S1 = 6 players preferring White and 2 preferring Black, S2 = 4 of each; [C12] fixed
+    at its minimum, 2 unmet preferences (two White-White pairs are forced)."""
+    white, black = Colour.BLACK, Colour.WHITE  # the colour each last had, hence prefers the other
+    s1, s2 = list(range(1, 9)), list(range(9, 17))
+    last = {p: white if p <= 6 or p >= 13 else black for p in s1 + s2}
+    players = {p: _player(p, c) for p, c in last.items()}
+    m = cp_model.CpModel()
+    x = {(p, q): m.new_bool_var(f"x_{p}_{q}") for p in s1 for q in s2}
+    df = {p: m.new_bool_var(f"df_{p}") for p in s1 + s2}
+    adj: dict[int, list] = {p: [] for p in s1 + s2}
+    for (p, q), v in x.items():
+        adj[p].append((q, v))
+        adj[q].append((p, v))
+    for p in s1 + s2:
+        m.add(sum(v for _, v in adj[p]) + df[p] == 1)
+        m.add(df[p] == 0)
+    unmet = make_term("C12", ((1, v) for (p, q), v in x.items() if players[p].pref_colour == players[q].pref_colour))
+    m.add(unmet.expr() == 2)
+    bm = SimpleNamespace(
+        model=m, adj=adj, df=df, inside=lambda p, q: True, state=SimpleNamespace(players=players),
+        solver=SimpleNamespace(fixed=[(unmet, 2)]),
+    )
+    if counts:
+        assert add_class_counts(bm, s1, s2) == 1
+    return m, x
+
+
+@pytest.mark.parametrize("counts", [False, True])
+def test_counts_let_propagation_refute_an_excluded_pair(counts: bool) -> None:
+    """The Black-Black pair 8-9 would be a third unmet preference.  Without the counts
+    only search (or the LP) finds that out; with them, propagation at the root does."""
+    m, x = _bracket(counts)
+    m.add_assumptions([x[8, 9]])
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.linearization_level = 0  # no LP: propagation alone
+    solver.parameters.cp_model_presolve = False
+    solver.parameters.max_number_of_conflicts = 0
+    status = solver.solve(m)
+    assert status == (cp_model.INFEASIBLE if counts else cp_model.UNKNOWN)
+
+
+def test_counts_keep_every_solution() -> None:
+    """Same bracket: the models with and without the counts have the same solutions."""
+
+    def solutions(counts: bool) -> set[frozenset[tuple[int, int]]]:
+        m, x = _bracket(counts)
+        solver = cp_model.CpSolver()
+        solver.parameters.enumerate_all_solutions = True
+        solver.parameters.num_workers = 1
+        seen: set[frozenset[tuple[int, int]]] = set()
+
+        class Collect(cp_model.CpSolverSolutionCallback):
+            def on_solution_callback(self) -> None:
+                seen.add(frozenset(k for k, v in x.items() if self.value(v)))
+
+        solver.solve(m, Collect())
+        return seen
+
+    without, with_counts = solutions(False), solutions(True)
+    assert without and without == with_counts
