@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING, Callable, Hashable, Sequence
 
 from ortools.sat.python import cp_model
 
+from .lex import Term
+
 if TYPE_CHECKING:
     from .state import PlayerState
 
@@ -56,14 +58,16 @@ def add_class_counts(bm, s1: Sequence[int], s2: Sequence[int]) -> int:
     S1 and S2 are `s1` and `s2`) for each fixed tier that weighs those pairs by class;
     return how many tiers were restated.
 
-    `bm` is any bracket model with `x`, `adj`, `df`, `inside` and a solver whose `fixed`
-    lists the tiers fixed so far."""
-    s2set = frozenset(s2)
-    cross: dict[int, tuple[int, int, cp_model.IntVar]] = {}  # var index -> (S1 player, S2 player, var)
+    `bm` is any bracket model with `adj`, `df`, `inside` and a solver whose `fixed`
+    lists the tiers fixed so far.  The constraints are written straight into the proto,
+    by variable index: through the modelling layer they cost 1 s at 2,000 players."""
+    s1set, s2set = frozenset(s1), frozenset(s2)
+    # The S1-S2 pairs: variable index -> (S1 player, S2 player).
+    cross: dict[int, tuple[int, int]] = {}
     for p in s1:
         for q, v in bm.adj[p]:
             if q in s2set:
-                cross[v.index] = (p, q, v)
+                cross[v.index] = (p, q)
     if not cross:
         return 0
     players = bm.state.players
@@ -73,27 +77,34 @@ def add_class_counts(bm, s1: Sequence[int], s2: Sequence[int]) -> int:
         """Class of each player, and the (S1 class, S2 class) of each cross pair in order."""
         if k not in groupings:
             cls = {p: KEYS[k](players[p]) for p in (*s1, *s2)}
-            groupings[k] = cls, [(cls[p], cls[q]) for p, q, _ in cross.values()]
+            groupings[k] = cls, [(cls[p], cls[q]) for p, q in cross.values()]
         return groupings[k]
 
-    by_key: dict[int, list[tuple[object, int, dict[int, int]]]] = {}
+    by_key: dict[int, list[tuple[Term, int, dict[int, int]]]] = {}
     for term, value in bm.solver.fixed:
         weights: dict[int, int] = {}  # a tier may weigh one variable more than once
         for c, v in zip(term.coefs, term.vars):
-            if v.index in cross:
-                weights[v.index] = weights.get(v.index, 0) + c
+            i = v.index
+            if i in cross:
+                weights[i] = weights.get(i, 0) + c
         if not weights or value == term.bounds()[0]:
             continue  # nothing to count, or propagation alone sets every pair of it
         for k in range(len(KEYS)):
             if _respects(grouping(k)[1], cross, weights):
                 by_key.setdefault(k, []).append((term, value, weights))
                 break
-    for k, terms in by_key.items():
-        _add_layer(bm, s1, s2, cross, *grouping(k), terms)
+    if by_key:
+        # Each player's other pairs inside the bracket and his df, by index.
+        rest = {}
+        for side, other in ((s1, s2set), (s2, s1set)):
+            for p in side:
+                rest[p] = [v.index for q, v in bm.adj[p] if q not in other and bm.inside(p, q)] + [bm.df[p].index]
+        for k, terms in by_key.items():
+            _add_layer(bm.model, (s1, s2), cross, *grouping(k), rest, terms)
     return sum(len(t) for t in by_key.values())
 
 
-def _respects(groups: list[tuple[Hashable, Hashable]], cross: dict, weights: dict[int, int]) -> bool:
+def _respects(groups: list[tuple[Hashable, Hashable]], cross: dict[int, tuple[int, int]], weights: dict[int, int]) -> bool:
     """Whether every cross pair of a class pair has the same weight in the tier."""
     seen: dict[tuple[Hashable, Hashable], int] = {}
     for g, i in zip(groups, cross):
@@ -102,35 +113,54 @@ def _respects(groups: list[tuple[Hashable, Hashable]], cross: dict, weights: dic
     return True
 
 
-def _add_layer(bm, s1, s2, cross, cls, groups, terms) -> None:
+def _linear(model: cp_model.CpModel, indices: list[int], coefs: list[int], value: int) -> None:
+    """sum(coefs * variables) == value, written into the proto."""
+    linear = model.proto.constraints.add().linear
+    linear.vars.extend(indices)
+    linear.coeffs.extend(coefs)
+    linear.domain.extend([value, value])
+
+
+def _add_layer(
+    model: cp_model.CpModel,
+    sides: tuple[Sequence[int], Sequence[int]],
+    cross: dict[int, tuple[int, int]],
+    cls: dict[int, Hashable],
+    groups: list[tuple[Hashable, Hashable]],
+    rest: dict[int, list[int]],
+    terms: list[tuple[Term, int, dict[int, int]]],
+) -> None:
     """The counts of one class key, and the tiers `terms` restated over them."""
-    m = bm.model
-    members: dict[tuple[Hashable, Hashable], list[cp_model.IntVar]] = {}
-    for g, (_, _, v) in zip(groups, cross.values()):
-        members.setdefault(g, []).append(v)
+    members: dict[tuple[Hashable, Hashable], list[int]] = {}
+    for g, i in zip(groups, cross):
+        members.setdefault(g, []).append(i)
     size: dict[tuple[int, Hashable], int] = {}
-    for side, side_players in ((0, s1), (1, s2)):
-        for p in side_players:
+    for side, players in enumerate(sides):
+        for p in players:
             size[side, cls[p]] = size.get((side, cls[p]), 0) + 1
-    n: dict[tuple[Hashable, Hashable], cp_model.IntVar] = {}
-    for g, vs in members.items():
-        n[g] = m.new_int_var(0, min(len(vs), size[0, g[0]], size[1, g[1]]), "")
-        m.add(cp_model.LinearExpr.sum(vs) == n[g])
+    n: dict[tuple[Hashable, Hashable], int] = {}  # class pair -> index of its count
+    for g, indices in members.items():
+        n[g] = model.new_int_var(0, min(len(indices), size[0, g[0]], size[1, g[1]]), "").index
+        _linear(model, [n[g], *indices], [1] + [-1] * len(indices), 0)
     # Each class: its players are paired across, paired otherwise inside the bracket,
     # or float down (the definition of df, summed over the class).
-    degree: dict[tuple[int, Hashable], list] = {key: [] for key in size}
-    for g, nv in n.items():
-        degree[0, g[0]].append(nv)
-        degree[1, g[1]].append(nv)
-    for side, side_players in ((0, s1), (1, s2)):
-        for p in side_players:
-            row = degree[side, cls[p]]
-            row += [v for q, v in bm.adj[p] if v.index not in cross and bm.inside(p, q)]
-            row.append(bm.df[p])
+    degree: dict[tuple[int, Hashable], list[int]] = {key: [] for key in size}
+    for g, index in n.items():
+        degree[0, g[0]].append(index)
+        degree[1, g[1]].append(index)
+    for side, players in enumerate(sides):
+        for p in players:
+            degree[side, cls[p]] += rest[p]
     for key, row in degree.items():
-        m.add(cp_model.LinearExpr.sum(row) == size[key])
+        _linear(model, row, [1] * len(row), size[key])
     for term, value, weights in terms:
-        weight_of = {g: weights.get(i, 0) for g, i in zip(groups, cross)}
-        outside = [(c, v) for c, v in zip(term.coefs, term.vars) if v.index not in cross]
-        expr = [(w, n[g]) for g, w in weight_of.items() if w] + outside
-        m.add(cp_model.LinearExpr.weighted_sum([v for _, v in expr], [c for c, _ in expr]) == value)
+        weight_of: dict[tuple[Hashable, Hashable], int] = {}
+        for g, i in zip(groups, cross):
+            weight_of.setdefault(g, weights.get(i, 0))
+        outside: dict[int, int] = {}
+        for c, v in zip(term.coefs, term.vars):
+            if v.index not in cross:
+                outside[v.index] = outside.get(v.index, 0) + c
+        indices = [n[g] for g, w in weight_of.items() if w] + list(outside)
+        coefs = [w for w in weight_of.values() if w] + list(outside.values())
+        _linear(model, indices, coefs, value)

@@ -4,7 +4,8 @@ They restate fixed tiers over the numbers of S1-S2 pairs between classes of play
 Checked here: the restatement is exact (the incumbent, which meets every fixed tier,
 meets it too), the pairings are the same with and without them, and they do what they
 are for: bound propagation alone, without LP or search, refutes a pair that only the
-arithmetic of colour preferences excludes.
+arithmetic of colour preferences excludes -- which lets the transposition's fixed search
+run without the LP (lex.py), with the same answer.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from types import SimpleNamespace
 import pytest
 from ortools.sat.python import cp_model
 
-from cpsat_pairing import order
+from cpsat_pairing import lex, order
 from cpsat_pairing.counts import add_class_counts
 from cpsat_pairing.engine import pair
 from cpsat_pairing.lex import make_term
@@ -62,6 +63,28 @@ def test_counts_hold_for_the_incumbent_and_change_no_pairing(random_round: Path,
     without = pair(t)
     assert with_counts.as_pairs() == without.as_pairs()
     assert with_counts.bye == without.bye
+
+
+def test_fixed_search_without_the_lp_finds_the_same_first_solution(random_round: Path, monkeypatch) -> None:
+    """The transposition's fixed search runs on propagation alone first (lex.py); it must
+    find what the search with the LP finds, and on this round it is the one that decides."""
+    runs: list[tuple[bool, str]] = []
+    original = lex.LexSolver._fixed_search
+
+    def recorded(self, budget, lp):
+        solver, status = original(self, budget, lp)
+        runs.append((lp, solver.status_name(status)))
+        return solver, status
+
+    monkeypatch.setattr(lex.LexSolver, "_fixed_search", recorded)
+    t = read_trf(random_round)
+    quick = pair(t)
+    assert ("False", "OPTIMAL") in {(str(lp), st) for lp, st in runs}, runs
+    runs.clear()
+    monkeypatch.setattr(lex, "PROPAGATION_BUDGET", 1e-9)
+    with_lp = pair(t)
+    assert any(lp for lp, _ in runs)
+    assert quick.as_pairs() == with_lp.as_pairs() and quick.bye == with_lp.bye
 
 
 def _player(pid: int, last: Colour) -> PlayerState:

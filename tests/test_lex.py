@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from ortools.sat.python import cp_model
 
-from cpsat_pairing import order
+from cpsat_pairing import lex, order
 from cpsat_pairing.check import file_round
 from cpsat_pairing.engine import pair
 from cpsat_pairing.lex import InfeasibleError, LexSolver, Term
@@ -77,6 +77,7 @@ def test_partner_tiers_fall_back_to_one_by_one_past_the_budget(monkeypatch: pyte
     calls = []
     original = order._fix_partners_tier_by_tier
     monkeypatch.setattr(order, "FIXED_SEARCH_BUDGET", 1e-9)
+    monkeypatch.setattr(lex, "PROPAGATION_BUDGET", 1e-9)
     monkeypatch.setattr(order, "_fix_partners_tier_by_tier", lambda *a: (calls.append(1), original(*a)))
     for rnd in range(1, t.rounds_played + 1):
         got = pair(t, rnd)
