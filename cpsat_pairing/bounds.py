@@ -111,8 +111,8 @@ class CountBound:
         """The term as (group -> coefficient), or None if it does not respect the groups."""
         coef: dict[tuple, int] = {}
         count: dict[tuple, int] = {}
-        for c, v in zip(term.coefs, term.vars):
-            g = self.group.get(v.index)
+        for c, i in zip(term.coefs, term.indices):
+            g = self.group.get(i)
             if g is None or coef.setdefault(g, c) != c:
                 return None
             count[g] = count.get(g, 0) + 1

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Callable, Hashable, Sequence
 
 from ortools.sat.python import cp_model
 
-from .lex import Term
+from .lex import Term, add_linear
 
 if TYPE_CHECKING:
     from .state import PlayerState
@@ -83,8 +83,7 @@ def add_class_counts(bm, s1: Sequence[int], s2: Sequence[int]) -> int:
     by_key: dict[int, list[tuple[Term, int, dict[int, int]]]] = {}
     for term, value in bm.solver.fixed:
         weights: dict[int, int] = {}  # a tier may weigh one variable more than once
-        for c, v in zip(term.coefs, term.vars):
-            i = v.index
+        for c, i in zip(term.coefs, term.indices):
             if i in cross:
                 weights[i] = weights.get(i, 0) + c
         if not weights or value == term.bounds()[0]:
@@ -113,14 +112,6 @@ def _respects(groups: list[tuple[Hashable, Hashable]], cross: dict[int, tuple[in
     return True
 
 
-def _linear(model: cp_model.CpModel, indices: list[int], coefs: list[int], value: int) -> None:
-    """sum(coefs * variables) == value, written into the proto."""
-    linear = model.proto.constraints.add().linear
-    linear.vars.extend(indices)
-    linear.coeffs.extend(coefs)
-    linear.domain.extend([value, value])
-
-
 def _add_layer(
     model: cp_model.CpModel,
     sides: tuple[Sequence[int], Sequence[int]],
@@ -141,7 +132,7 @@ def _add_layer(
     n: dict[tuple[Hashable, Hashable], int] = {}  # class pair -> index of its count
     for g, indices in members.items():
         n[g] = model.new_int_var(0, min(len(indices), size[0, g[0]], size[1, g[1]]), "").index
-        _linear(model, [n[g], *indices], [1] + [-1] * len(indices), 0)
+        add_linear(model, [n[g], *indices], [1] + [-1] * len(indices), 0)
     # Each class: its players are paired across, paired otherwise inside the bracket,
     # or float down (the definition of df, summed over the class).
     degree: dict[tuple[int, Hashable], list[int]] = {key: [] for key in size}
@@ -152,15 +143,15 @@ def _add_layer(
         for p in players:
             degree[side, cls[p]] += rest[p]
     for key, row in degree.items():
-        _linear(model, row, [1] * len(row), size[key])
+        add_linear(model, row, [1] * len(row), size[key])
     for term, value, weights in terms:
         weight_of: dict[tuple[Hashable, Hashable], int] = {}
         for g, i in zip(groups, cross):
             weight_of.setdefault(g, weights.get(i, 0))
         outside: dict[int, int] = {}
-        for c, v in zip(term.coefs, term.vars):
-            if v.index not in cross:
-                outside[v.index] = outside.get(v.index, 0) + c
+        for c, i in zip(term.coefs, term.indices):
+            if i not in cross:
+                outside[i] = outside.get(i, 0) + c
         indices = [n[g] for g, w in weight_of.items() if w] + list(outside)
         coefs = [w for w in weight_of.values() if w] + list(outside.values())
-        _linear(model, indices, coefs, value)
+        add_linear(model, indices, coefs, value)
