@@ -346,12 +346,9 @@ def _generation_order_keeping_below(bm: BracketModel, remainder_bsn: str, local:
             if index not in local and index in after:
                 after[index] = value
         return
-    lits = []
-    for index in sorted(local):
-        v = bm.model.get_bool_var_from_proto_index(index)
-        lits.append(v if after.get(index, 0) else v.Not())
+    fixed = [(index, after.get(index, 0)) for index in sorted(local)]
     hint = {i: (after.get(i, 0) if i in local else v) for i, v in before.items()}
-    near = bm.solver.check(lits, hint)
+    near = bm.solver.check_values(fixed, hint)
     if near is not None:
         bm.solver.values = {**after, **near}
 

@@ -313,12 +313,13 @@ class LexSolver:
             return
         proto = self.model.proto.variables
         mirror = self._domains
+        # Between free ([0, 1]) and 0 only the upper bound changes: one write, not two.
         for index in current - target:
             del mirror[index]
-            _write_domain(proto, index, None)
+            proto[index].domain[1] = 1
         for index in target - current:
             mirror[index] = 0
-            _write_domain(proto, index, 0)
+            proto[index].domain[1] = 0
         self._restriction = target
 
     def _restricted_run(self, level: int = 0) -> tuple[cp_model.CpSolver, int] | None:
@@ -354,10 +355,13 @@ class LexSolver:
 
         `hint` (var index -> value) replaces the incumbent as the search's starting point.
         """
+        return self.check_values([(lit.index, 1) if lit.index >= 0 else (-lit.index - 1, 0) for lit in lits], hint)
+
+    def check_values(self, fixed: Sequence[tuple[int, int]], hint: dict[int, int] | None = None) -> dict[int, int] | None:
+        """`check` with Booleans (index, value) fixed instead of literals made true."""
         self.model.clear_objective()
         # Fixing the variables' domains (rather than assuming the literals) lets presolve
         # simplify the model with them.
-        fixed = [(lit.index, 1) if lit.index >= 0 else (-lit.index - 1, 0) for lit in lits]
         incumbent = self.values
         if hint is not None:
             self.values = hint
