@@ -34,6 +34,7 @@ from ortools.sat.python import cp_model
 from .lex import Term, add_linear
 
 if TYPE_CHECKING:
+    from .bracket import BracketModel
     from .state import PlayerState
 
 # What a tier can know of a player, coarsest first: the colour tiers weigh a pair by the
@@ -53,13 +54,14 @@ KEYS: tuple[Callable[["PlayerState"], Hashable], ...] = (
 )
 
 
-def add_class_counts(bm, s1: Sequence[int], s2: Sequence[int]) -> int:
+def add_class_counts(bm: BracketModel, s1: Sequence[int], s2: Sequence[int]) -> int:
     """Add the class-count constraints of the S1-S2 pairs of `bm` (a bracket model whose
     S1 and S2 are `s1` and `s2`) for each fixed tier that weighs those pairs by class;
     return how many tiers were restated.
 
-    `bm` is any bracket model with `adj`, `df`, `inside` and a solver whose `fixed`
-    lists the tiers fixed so far.  The constraints are written straight into the proto,
+    `bm` may be any edition's bracket model: what is used is `adj`, `df` (with
+    `inside`, its definition: a bracket player's pairs inside the bracket plus his df
+    make 1) and the solver's `fixed` tiers.  The constraints are written straight into the proto,
     by variable index: through the modelling layer they cost 1 s at 2,000 players."""
     s1set, s2set = frozenset(s1), frozenset(s2)
     # The S1-S2 pairs: variable index -> (S1 player, S2 player).

@@ -466,8 +466,9 @@ class LexSolver:
     def first_in_order(self, decisions: Sequence[cp_model.IntVar], budget: float | None = None) -> bool | None:
         """Keep the solution of the fixed tiers that is first in the order of `decisions`
         (each tried true before false, in turn): the lexicographic maximum of that bit
-        vector.  One CP-SAT call with a fixed search; returns False if there is none, and
-        None (nothing kept) if the search used up `budget` (deterministic time)."""
+        vector.  A CP-SAT fixed search (without the LP, then if need be with it);
+        returns False if there is none, and None (nothing kept) if the search with the LP
+        used up `budget` (deterministic time)."""
         self._restrict_to(None)
         self.model.clear_objective()
         self.model.clear_hints()
