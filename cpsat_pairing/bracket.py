@@ -20,6 +20,7 @@ from ortools.sat.python import cp_model
 from .bounds import CountBound
 from .compat import Compatibility
 from .lex import LexSolver, make_term
+from .repair import repair
 from .state import RoundState
 
 Pair = tuple[int, int]
@@ -138,6 +139,7 @@ class BracketModel:
         self.solver.optional = self.optional_pairs()
         if self.solver.optional:
             self.solver.bound = lambda chunk, fixed: self.counts.minimum(chunk, fixed)
+            self.solver.repair = lambda chunk: repair(self, chunk)
 
     @cached_property
     def counts(self) -> CountBound:

@@ -36,8 +36,12 @@ MAX_WEIGHT = 1 << 24
 RESTRICTED_BUDGET = 1.0
 
 # Process-wide counters for benchmarks (scripts/bench.py): CP-SAT calls and their time.
-# "bounded": tiers the count model's bound settled without a full solve.
-STATS: dict[str, float] = {"solves": 0, "solve_seconds": 0.0, "build_seconds": 0.0, "bounded": 0}
+# "bounded": tiers the count model's bound settled without a full solve; "repaired":
+# tiers whose incumbent repair.repair improved; "witnessed": feasibility questions a
+# proposed solution (repair.split_witness) answered.
+STATS: dict[str, float] = {
+    "solves": 0, "solve_seconds": 0.0, "build_seconds": 0.0, "bounded": 0, "repaired": 0, "witnessed": 0,
+}
 
 
 # Deterministic time for the fixed search without the LP (`first_in_order`); past it,
@@ -190,6 +194,9 @@ class LexSolver:
     # A lower bound of a chunk of tiers (terms, weights) given the tiers fixed so far
     # (bounds.CountBound.minimum), for models with a restriction.
     bound: Callable[[Sequence[tuple[Term, int]], Sequence[tuple[Term, int]]], int | None] | None = None
+    # A proposal of a better solution for a chunk of tiers (repair.repair), tried when
+    # the incumbent misses the bound; checked against the model before it is kept.
+    repair: Callable[[Sequence[tuple[Term, int]]], dict[int, int] | None] | None = None
     fixed: list[tuple[Term, int]] = field(default_factory=list)
     # Booleans whose domain is fixed (by `_fixed`, `fix_domains` or the restriction in
     # place): index -> value.
@@ -397,6 +404,9 @@ class LexSolver:
             if least is not None and sum(w * self.value(t) for t, w in chunk) <= least:
                 STATS["bounded"] += 1  # the incumbent is already optimal
                 return
+            if least is not None and self._repaired(chunk) <= least:
+                STATS["bounded"] += 1  # the repaired incumbent is optimal
+                return
             for level in range(len(self.optional)):
                 found = self._restricted_run(level)
                 if found is None:
@@ -418,6 +428,37 @@ class LexSolver:
         if objective is not None and status != cp_model.OPTIMAL:
             raise SolveLimitError(f"tier not proven optimal (status {solver.status_name(status)})")
         self._keep(solver)
+
+    def _repaired(self, chunk: Sequence[tuple[Term, int]]) -> int:
+        """Keep `repair`'s proposal if it lowers the chunk's value and the model accepts
+        it (one CP-SAT call with every variable fixed to it); return the chunk's value
+        in the incumbent, repaired or not."""
+        current = sum(w * self.value(t) for t, w in chunk)
+        if self.repair is None:
+            return current
+        proposal = self.repair(chunk)
+        if proposal is None:
+            return current
+        incumbent, self.values = self.values, proposal
+        value = sum(w * self.value(t) for t, w in chunk)
+        self.values = incumbent
+        if value < current:
+            solver, status = self._checked(proposal)
+            if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                self._keep(solver)
+                STATS["repaired"] += 1
+                return value
+        return current
+
+    def _checked(self, proposal: dict[int, int]) -> tuple[cp_model.CpSolver, int]:
+        """One CP-SAT call on the full model with every variable fixed to `proposal`:
+        is it a solution?"""
+        incumbent, self.values = self.values, proposal
+        try:
+            solver, status = self._call(hint_only=True)
+        finally:
+            self.values = incumbent
+        return solver, status
 
     def _feasible(self) -> tuple[cp_model.CpSolver, int]:
         """A feasibility question: the restrictions first, the narrowest first, then the
@@ -449,13 +490,22 @@ class LexSolver:
         self.trace.extend(trace)
         return True
 
-    def try_fix_domains(self, values: Sequence[tuple[int, int]], trace: Sequence[tuple[str, int]]) -> bool:
+    def try_fix_domains(
+        self, values: Sequence[tuple[int, int]], trace: Sequence[tuple[str, int]], proposal: dict[int, int] | None = None
+    ) -> bool:
         """`try_fix` for Booleans (index, value) fixed by their domains: a candidate that
         is a set of forced values needs no new variable or constraint, and whatever the
-        answer, the model stays as small as it was (see order.py, the exchange)."""
+        answer, the model stays as small as it was (see order.py, the exchange).
+
+        `proposal`, a solution believed to fit (repair.py), is checked first: if the
+        model accepts it, no search is needed."""
         self.model.clear_objective()
         with self._fixed(values) as keep:
-            solver, status = self._feasible()
+            solver, status = self._checked(proposal) if proposal is not None else (None, cp_model.UNKNOWN)
+            if solver is None or status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                solver, status = self._feasible()
+            else:
+                STATS["witnessed"] += 1
             if not _found(solver, status):
                 return False
             keep()

@@ -17,6 +17,7 @@ from __future__ import annotations
 from .bracket import BracketModel
 from .counts import add_class_counts
 from .lex import InfeasibleError
+from .repair import split_witness
 
 
 def _fix_partners(
@@ -190,7 +191,8 @@ def _generation_order(bm: BracketModel, remainder_bsn: str, s1_size: str) -> Non
     no_exchange += [(f"exchange: BSN {bsn[p]} stays in S1", 1) for p in reversed(s1_orig)]
     no_exchange += [(f"exchange: BSN {bsn[q]} moves to S1", 0) for q in s2_orig]
     add_class_counts(bm, s1_orig, s2_orig)  # for the check and the transposition after it
-    if solver.try_fix_domains(_one_side_each(bm, frozenset(s1_orig), rset), no_exchange):
+    witness = split_witness(bm, s1_orig, s2_orig)
+    if solver.try_fix_domains(_one_side_each(bm, frozenset(s1_orig), rset), no_exchange, witness):
         _fix_partners(bm, s1_orig, rset, bsn, "transposition", counted=True)
         return
     s = {p: model.new_bool_var(f"s1_{p}") for p in remainder}

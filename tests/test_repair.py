@@ -1,0 +1,85 @@
+"""Re-pairing the residents (repair.py): a proposal that must never change an answer.
+
+The restriction, the count bound and the repair are switched on for every model
+(SPARSE_FROM = 0), so that small rounds go through them.  Checked: the pairings are the
+ones found without the repair, the repair is really kept (and reaches the bound) on a
+random round, and a proposal the model does not accept is dropped.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cpsat_pairing import bracket, lex, order
+from cpsat_pairing.engine import pair
+from cpsat_pairing.repair import repair
+from cpsat_pairing.trf import read_trf
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def random_round(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    trf = tmp_path_factory.mktemp("repair") / "r6.trf"
+    subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "make_large.py"), "--players", "240", "--rounds", "5", "--seed", "2",
+         "-o", str(trf)],
+        check=True,
+    )
+    return trf
+
+
+def _pairing(t, monkeypatch, proposer) -> tuple[list, object, int, int]:
+    monkeypatch.setattr(bracket, "repair", proposer)
+    before_kept, before_bounded = lex.STATS["repaired"], lex.STATS["bounded"]
+    p = pair(t)
+    return p.as_pairs(), p.bye, lex.STATS["repaired"] - before_kept, lex.STATS["bounded"] - before_bounded
+
+
+def test_repair_is_kept_and_changes_no_pairing(random_round: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bracket, "SPARSE_FROM", 0)
+    t = read_trf(random_round)
+    pairs, bye, kept, _ = _pairing(t, monkeypatch, repair)
+    assert kept >= 1  # the repair was exercised and accepted by the model
+    no_pairs, no_bye, none_kept, _ = _pairing(t, monkeypatch, lambda bm, chunk: None)
+    assert none_kept == 0
+    assert (pairs, bye) == (no_pairs, no_bye)
+
+
+def test_a_proposal_the_model_rejects_is_dropped(random_round: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A proposal that leaves everyone unpaired lowers every pair tier, but breaks the
+    model: the check drops it and the answer is unchanged."""
+    monkeypatch.setattr(bracket, "SPARSE_FROM", 0)
+    t = read_trf(random_round)
+
+    calls = []
+
+    def broken(bm, chunk):
+        calls.append(1)
+        return {i: 0 for i in bm.solver.values}
+
+    pairs, bye, kept, _ = _pairing(t, monkeypatch, broken)
+    assert calls and kept == 0
+    good_pairs, good_bye, _, _ = _pairing(t, monkeypatch, lambda bm, chunk: None)
+    assert (pairs, bye) == (good_pairs, good_bye)
+
+
+def test_split_witness_answers_no_exchange_and_changes_no_pairing(random_round: Path, monkeypatch) -> None:
+    """The "no exchange" candidate is often answered by a re-paired incumbent; the
+    pairings are the ones found by searching, and a bad witness is dropped."""
+    t = read_trf(random_round)
+    before = lex.STATS["witnessed"]
+    witnessed = pair(t)
+    assert lex.STATS["witnessed"] > before
+    monkeypatch.setattr(order, "split_witness", lambda bm, s1, s2: None)
+    searched = pair(t)
+    assert (witnessed.as_pairs(), witnessed.bye) == (searched.as_pairs(), searched.bye)
+    monkeypatch.setattr(order, "split_witness", lambda bm, s1, s2: {i: 0 for i in bm.solver.values})
+    before = lex.STATS["witnessed"]
+    broken = pair(t)
+    assert lex.STATS["witnessed"] == before
+    assert (broken.as_pairs(), broken.bye) == (searched.as_pairs(), searched.bye)
