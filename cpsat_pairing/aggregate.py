@@ -24,7 +24,7 @@ from typing import Iterable
 from ortools.sat.python import cp_model
 
 from .bracket import BracketModel, Pair
-from .lex import LexSolver
+from .lex import LexSolver, add_linear
 from .matching import is_perfect
 
 
@@ -64,18 +64,19 @@ class AggregateBracketModel(BracketModel):
             if not nb(n).isdisjoint(ns):
                 self.w[n] = m.new_bool_var(f"w_{n}")
         odd = len(self.remaining) % 2
+        adj = self.adj_index  # constraints by index: the modelling layer costs 1 us a term
         for p in self.players:
-            terms = [v for _, v in self.adj[p]]
+            terms = [i for _, i in adj[p]]
             for d in (self.dn, self.up, self.w):
                 if p in d:
-                    terms.append(d[p])
+                    terms.append(d[p].index)
             if self.lower and not nb(p).isdisjoint(lower_set):
                 self.exit[p] = m.new_bool_var(f"exit_{p}")
-                terms.append(self.exit[p])
+                terms.append(self.exit[p].index)
             if odd and p in self.pab_allowed:
                 self.u[p] = m.new_bool_var(f"u_{p}")
-                terms.append(self.u[p])
-            m.add(sum(terms) == 1)
+                terms.append(self.u[p].index)
+            add_linear(m, terms, [1] * len(terms), 1)
         if odd and not self.lower:
             m.add(sum(self.u.values()) == 1)
         elif odd:
@@ -90,7 +91,8 @@ class AggregateBracketModel(BracketModel):
         for p in self.bracket:
             d = m.new_bool_var(f"df_{p}")
             self.df[p] = d
-            m.add(sum(v for q, v in self.adj[p] if self.inside(p, q)) + d == 1)
+            terms = [i for q, i in adj[p] if self.inside(p, q)] + [d.index]
+            add_linear(m, terms, [1] * len(terms), 1)
         self.add_parity_cuts()
         all_vars = [*self.x.values(), *self.dn.values(), *self.up.values(), *self.w.values(), *self.nn_pairs]
         all_vars += [*self.u.values(), *self.exit.values(), *self.df.values()]

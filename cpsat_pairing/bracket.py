@@ -19,7 +19,7 @@ from ortools.sat.python import cp_model
 
 from .bounds import CountBound
 from .compat import Compatibility
-from .lex import LexSolver, make_term
+from .lex import LexSolver, add_linear, make_term
 from .repair import repair
 from .state import RoundState
 
@@ -34,8 +34,21 @@ SPARSE_FROM = 4000
 WINDOWS = (8, 16)
 
 
+class PairIndices:
+    """Each player's neighbours with the proto index of their pair variable, read once:
+    the searches and the proposals of a big bracket walk every player's pairs several
+    times, and each read of an index crosses into C++ (5,000 players: 1.7 million
+    pairs)."""
+
+    adj: dict[int, list[tuple[int, cp_model.IntVar]]]
+
+    @cached_property
+    def adj_index(self) -> dict[int, list[tuple[int, int]]]:
+        return {p: [(q, v.index) for q, v in row] for p, row in self.adj.items()}
+
+
 @dataclass
-class BracketModel:
+class BracketModel(PairIndices):
     """Model and variables for pairing one bracket; `solver` holds the incumbent.
 
     `players` are the players modelled pair by pair: all remaining players (the exact
@@ -102,23 +115,25 @@ class BracketModel:
             for p in self.bracket:
                 d = m.new_bool_var(f"df_{p}")
                 self.df[p] = d
-                m.add(sum(v for _, v in self.adj[p]) + d == 1)
+                terms = [i for _, i in self.adj_index[p]] + [d.index]
+                add_linear(m, terms, [1] * len(terms), 1)
             self.solver = LexSolver(m, list(self.x.values()) + list(self.df.values()), workers=self.workers)
             self._restrict()
             return
         odd = len(self.remaining) % 2
         lower_set = frozenset(self.lower)
+        adj = self.adj_index  # constraints by index: the modelling layer costs 1 us a term
         for p in self.players:
-            terms = [v for _, v in self.adj[p]]
+            terms = [i for _, i in adj[p]]
             if self.lower and not self.compatible.neighbours(p).isdisjoint(lower_set):
                 e = m.new_bool_var(f"exit_{p}")
                 self.exit[p] = e
-                terms.append(e)
+                terms.append(e.index)
             if odd and p in self.pab_allowed:
                 up = m.new_bool_var(f"u_{p}")
                 self.u[p] = up
-                terms.append(up)
-            m.add(sum(terms) == 1)
+                terms.append(up.index)
+            add_linear(m, terms, [1] * len(terms), 1)
         if odd and not self.lower:
             m.add(sum(self.u.values()) == 1)
         elif odd:
@@ -128,7 +143,8 @@ class BracketModel:
         for p in self.bracket:
             d = m.new_bool_var(f"df_{p}")
             self.df[p] = d
-            m.add(sum(v for q, v in self.adj[p] if self.inside(p, q)) + d == 1)
+            terms = [i for q, i in adj[p] if self.inside(p, q)] + [d.index]
+            add_linear(m, terms, [1] * len(terms), 1)
         self.add_parity_cuts()
         all_vars = list(self.x.values()) + list(self.u.values()) + list(self.exit.values()) + list(self.df.values())
         self.solver = LexSolver(m, all_vars, workers=self.workers)
@@ -297,7 +313,10 @@ class BracketModel:
 
     def bracket_pairs(self) -> list[tuple[Pair, cp_model.IntVar]]:
         if self._bracket_pairs is None:
-            self._bracket_pairs = [((p, q), v) for (p, q), v in self.x.items() if self.inside(p, q)]
+            inb, mdps = self.in_bracket, self.mdps  # `inside`, inlined: millions of pairs
+            self._bracket_pairs = [
+                ((p, q), v) for (p, q), v in self.x.items() if p in inb and q in inb and not (p in mdps and q in mdps)
+            ]
         return self._bracket_pairs
 
     def mdp_pairs(self) -> list[tuple[Pair, cp_model.IntVar]]:

@@ -25,6 +25,7 @@ from typing import Callable, Iterable
 
 from ortools.sat.python import cp_model
 
+from .bracket import PairIndices
 from .lex import LexSolver, make_term
 from .state import RoundState
 
@@ -32,7 +33,7 @@ Pair = tuple[int, int]
 
 
 @dataclass
-class BracketModel2017:
+class BracketModel2017(PairIndices):
     state: RoundState
     bracket: list[int]  # MDPs then residents, ranking order: BSN = index + 1
     mdps: frozenset[int]

@@ -66,20 +66,25 @@ def add_class_counts(bm: BracketModel, s1: Sequence[int], s2: Sequence[int]) -> 
     s1set, s2set = frozenset(s1), frozenset(s2)
     # The S1-S2 pairs: variable index -> (S1 player, S2 player).
     cross: dict[int, tuple[int, int]] = {}
+    adj = bm.adj_index
     for p in s1:
-        for q, v in bm.adj[p]:
+        for q, i in adj[p]:
             if q in s2set:
-                cross[v.index] = (p, q)
+                cross[i] = (p, q)
     if not cross:
         return 0
     players = bm.state.players
-    groupings: dict[int, tuple[dict[int, Hashable], list[tuple[Hashable, Hashable]]]] = {}
+    groupings: dict[int, tuple[dict[int, int], list[int], int]] = {}
 
-    def grouping(k: int) -> tuple[dict[int, Hashable], list[tuple[Hashable, Hashable]]]:
-        """Class of each player, and the (S1 class, S2 class) of each cross pair in order."""
+    def grouping(k: int) -> tuple[dict[int, int], list[int], int]:
+        """Class of each player (a small integer), the class pair of each cross pair in
+        order (S1 class * classes + S2 class: integers hash faster than tuples), and the
+        number of classes."""
         if k not in groupings:
-            cls = {p: KEYS[k](players[p]) for p in (*s1, *s2)}
-            groupings[k] = cls, [(cls[p], cls[q]) for p, q in cross.values()]
+            ids: dict[Hashable, int] = {}
+            cls = {p: ids.setdefault(KEYS[k](players[p]), len(ids)) for p in (*s1, *s2)}
+            size = len(ids)
+            groupings[k] = cls, [cls[p] * size + cls[q] for p, q in cross.values()], size
         return groupings[k]
 
     by_key: dict[int, list[tuple[Term, int, dict[int, int]]]] = {}
@@ -99,15 +104,15 @@ def add_class_counts(bm: BracketModel, s1: Sequence[int], s2: Sequence[int]) -> 
         rest = {}
         for side, other in ((s1, s2set), (s2, s1set)):
             for p in side:
-                rest[p] = [v.index for q, v in bm.adj[p] if q not in other and bm.inside(p, q)] + [bm.df[p].index]
+                rest[p] = [i for q, i in adj[p] if q not in other and bm.inside(p, q)] + [bm.df[p].index]
         for k, terms in by_key.items():
             _add_layer(bm.model, (s1, s2), cross, *grouping(k), rest, terms)
     return sum(len(t) for t in by_key.values())
 
 
-def _respects(groups: list[tuple[Hashable, Hashable]], cross: dict[int, tuple[int, int]], weights: dict[int, int]) -> bool:
+def _respects(groups: list[int], cross: dict[int, tuple[int, int]], weights: dict[int, int]) -> bool:
     """Whether every cross pair of a class pair has the same weight in the tier."""
-    seen: dict[tuple[Hashable, Hashable], int] = {}
+    seen: dict[int, int] = {}
     for g, i in zip(groups, cross):
         if seen.setdefault(g, weights.get(i, 0)) != weights.get(i, 0):
             return False
@@ -118,36 +123,39 @@ def _add_layer(
     model: cp_model.CpModel,
     sides: tuple[Sequence[int], Sequence[int]],
     cross: dict[int, tuple[int, int]],
-    cls: dict[int, Hashable],
-    groups: list[tuple[Hashable, Hashable]],
+    cls: dict[int, int],
+    groups: list[int],
+    classes: int,
     rest: dict[int, list[int]],
     terms: list[tuple[Term, int, dict[int, int]]],
 ) -> None:
     """The counts of one class key, and the tiers `terms` restated over them."""
-    members: dict[tuple[Hashable, Hashable], list[int]] = {}
+    members: dict[int, list[int]] = {}
     for g, i in zip(groups, cross):
         members.setdefault(g, []).append(i)
-    size: dict[tuple[int, Hashable], int] = {}
+    size: dict[tuple[int, int], int] = {}
     for side, players in enumerate(sides):
         for p in players:
             size[side, cls[p]] = size.get((side, cls[p]), 0) + 1
-    n: dict[tuple[Hashable, Hashable], int] = {}  # class pair -> index of its count
+    n: dict[int, int] = {}  # class pair -> index of its count
     for g, indices in members.items():
-        n[g] = model.new_int_var(0, min(len(indices), size[0, g[0]], size[1, g[1]]), "").index
+        a, b = divmod(g, classes)
+        n[g] = model.new_int_var(0, min(len(indices), size[0, a], size[1, b]), "").index
         add_linear(model, [n[g], *indices], [1] + [-1] * len(indices), 0)
     # Each class: its players are paired across, paired otherwise inside the bracket,
     # or float down (the definition of df, summed over the class).
-    degree: dict[tuple[int, Hashable], list[int]] = {key: [] for key in size}
+    degree: dict[tuple[int, int], list[int]] = {key: [] for key in size}
     for g, index in n.items():
-        degree[0, g[0]].append(index)
-        degree[1, g[1]].append(index)
+        a, b = divmod(g, classes)
+        degree[0, a].append(index)
+        degree[1, b].append(index)
     for side, players in enumerate(sides):
         for p in players:
             degree[side, cls[p]] += rest[p]
     for key, row in degree.items():
         add_linear(model, row, [1] * len(row), size[key])
     for term, value, weights in terms:
-        weight_of: dict[tuple[Hashable, Hashable], int] = {}
+        weight_of: dict[int, int] = {}
         for g, i in zip(groups, cross):
             weight_of.setdefault(g, weights.get(i, 0))
         outside: dict[int, int] = {}

@@ -383,7 +383,7 @@ def _solve_locally(ed: Edition, bm: BracketModel, remainder_bsn: str) -> bool:
         terms += REGISTRY[name](inner)
     for t in terms:
         if t.name in fixed and t.vars:
-            inner.model.add(t.expr() == fixed[t.name])
+            inner.solver.fix(t, fixed[t.name])
     outer_df = {p: bm.df[p] for p in bm.bracket}
     checked: dict[frozenset[int], dict[int, int] | None] = {}
     cuts = 0

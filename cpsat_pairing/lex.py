@@ -198,6 +198,7 @@ class LexSolver:
     # the incumbent misses the bound; checked against the model before it is kept.
     repair: Callable[[Sequence[tuple[Term, int]]], dict[int, int] | None] | None = None
     fixed: list[tuple[Term, int]] = field(default_factory=list)
+    weighed: set[int] = field(default_factory=set)  # variables some fixed tier weighs
     # Booleans whose domain is fixed (by `_fixed`, `fix_domains` or the restriction in
     # place): index -> value.
     _domains: dict[int, int] = field(default_factory=dict)
@@ -627,8 +628,13 @@ class LexSolver:
         self.model.clear_objective()
         return out, i
 
+    def fix(self, term: Term, val: int) -> None:
+        """Fix a tier at a value known from elsewhere (e.g. the same tier of another model)."""
+        self._fix(term, val)
+
     def _fix(self, term: Term, val: int) -> None:
         if term.vars:
             add_linear(self.model, term.indices, term.coefs, val)
             self.fixed.append((term, val))
+            self.weighed.update(i for c, i in zip(term.coefs, term.indices) if c)
         self.trace.append((term.name, val))

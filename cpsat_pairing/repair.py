@@ -43,17 +43,18 @@ def repair(bm: BracketModel, chunk: Sequence[tuple[Term, int]]) -> dict[int, int
         return None
     weighed = _weighed(bm)  # such pairs stay as they are, and none is made
     closed = _closed(bm)
-    residents = [p for p in bm.residents]
+    adj = bm.adj_index
+    residents = bm.residents
     resident = frozenset(residents)
     old: list[int] = []  # the variables of the pairs re-made
     movable: list[int] = []
     for p in residents:
-        for q, v in bm.adj[p]:
-            if values.get(v.index):
-                if q in resident and v.index not in weighed and not values.get(bm.df[p].index):
+        for q, i in adj[p]:
+            if values.get(i):
+                if q in resident and i not in weighed:
                     movable.append(p)
                     if p < q:
-                        old.append(v.index)
+                        old.append(i)
                 break
     if len(movable) < 4:
         return None
@@ -63,20 +64,16 @@ def repair(bm: BracketModel, chunk: Sequence[tuple[Term, int]]) -> dict[int, int
     var: dict[tuple[int, int], int] = {}
     for p in movable:
         a = node[p]
-        for q, v in bm.adj[p]:
+        for q, i in adj[p]:
             b = node.get(q)
-            if b is None or not bm.inside(p, q):
-                continue
-            i = v.index
-            if i in weighed or i in closed:
-                continue
+            if b is None or i in weighed or i in closed:
+                continue  # (both residents: the pair is inside the bracket)
             var[a, b] = i
             (free if cost.get(i, 0) <= 0 else costly)[a].append(b)
     mate = max_matching(free)
-    # Complete with the costly pairs, cheapest first: augmenting paths keep everyone
-    # matched so far matched.
+    # Complete with the costly pairs: augmenting paths keep everyone matched so far
+    # matched.
     for a in range(len(movable)):
-        costly[a].sort(key=lambda b: cost.get(var[a, b], 0))
         free[a] += costly[a]
     mate = max_matching(free, mate)
     if -1 in mate:
@@ -107,8 +104,9 @@ def split_witness(bm: BracketModel, s1: Sequence[int], s2: Sequence[int]) -> dic
     closed = _closed(bm)
     sides: tuple[list[int], list[int]] = ([], [])
     old: list[int] = []
+    adj = bm.adj_index
     for p in (*s1, *s2):
-        pair = next(((q, v.index) for q, v in bm.adj[p] if values.get(v.index)), None)
+        pair = next(((q, i) for q, i in adj[p] if values.get(i)), None)
         if pair is None or not bm.inside(p, pair[0]):
             if p in s1set:
                 return None  # an S1 player floats: not this candidate's pairing
@@ -129,9 +127,8 @@ def split_witness(bm: BracketModel, s1: Sequence[int], s2: Sequence[int]) -> dic
     var: dict[tuple[int, int], int] = {}
     for p in sides[0]:
         a = node[p]
-        for q, v in bm.adj[p]:
+        for q, i in adj[p]:
             b = node.get(q)
-            i = v.index
             if b is None or b < first or i in closed:
                 continue
             edges = dear if i in weighed else cheap
@@ -159,7 +156,7 @@ def split_witness(bm: BracketModel, s1: Sequence[int], s2: Sequence[int]) -> dic
 
 def _weighed(bm: BracketModel) -> set[int]:
     """Variables a fixed tier weighs: their pairs may be neither made nor unmade."""
-    return {i for term, _ in bm.solver.fixed for c, i in zip(term.coefs, term.indices) if c}
+    return bm.solver.weighed
 
 
 def _closed(bm: BracketModel) -> set[int]:

@@ -115,7 +115,7 @@ def _bracket(counts: bool) -> tuple[cp_model.CpModel, dict[tuple[int, int], cp_m
     unmet = make_term("C12", ((1, v) for (p, q), v in x.items() if players[p].pref_colour == players[q].pref_colour))
     m.add(unmet.expr() == 2)
     bm = SimpleNamespace(
-        model=m, adj=adj, df=df, inside=lambda p, q: True, state=SimpleNamespace(players=players),
+        model=m, adj=adj, adj_index={p: [(q, v.index) for q, v in row] for p, row in adj.items()}, df=df, inside=lambda p, q: True, state=SimpleNamespace(players=players),
         solver=SimpleNamespace(fixed=[(unmet, 2)]),
     )
     if counts:
