@@ -38,6 +38,7 @@ class AggregateBracketModel(BracketModel):
     def __post_init__(self) -> None:
         self._setup()
         self.lazy = True
+        self.x_in_bracket = True
         ns = frozenset(self.next_group)
         self.players = [p for p in self.remaining if p in self.in_bracket or p in ns]
         pset = frozenset(self.players)

@@ -86,6 +86,8 @@ class BracketModel(PairIndices):
         self.residents = [p for p in self.bracket if p not in self.mdps]
         self.score = {p: self.state.players[p].pairing_score for p in self.remaining}
         self._bracket_pairs: list[tuple[Pair, cp_model.IntVar]] | None = None
+        # Every pair variable joins two bracket players (the local and aggregate models).
+        self.x_in_bracket = self.local
         self._mdp_pairs: list[tuple[Pair, cp_model.IntVar]] | None = None
 
     def __post_init__(self) -> None:
@@ -314,9 +316,14 @@ class BracketModel(PairIndices):
     def bracket_pairs(self) -> list[tuple[Pair, cp_model.IntVar]]:
         if self._bracket_pairs is None:
             inb, mdps = self.in_bracket, self.mdps  # `inside`, inlined: millions of pairs
-            self._bracket_pairs = [
-                ((p, q), v) for (p, q), v in self.x.items() if p in inb and q in inb and not (p in mdps and q in mdps)
-            ]
+            if not self.x_in_bracket:
+                self._bracket_pairs = [
+                    ((p, q), v) for (p, q), v in self.x.items() if p in inb and q in inb and not (p in mdps and q in mdps)
+                ]
+            elif len(mdps) < 2:
+                self._bracket_pairs = list(self.x.items())
+            else:
+                self._bracket_pairs = [((p, q), v) for (p, q), v in self.x.items() if not (p in mdps and q in mdps)]
         return self._bracket_pairs
 
     def mdp_pairs(self) -> list[tuple[Pair, cp_model.IntVar]]:

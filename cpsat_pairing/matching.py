@@ -107,6 +107,7 @@ class LazyAdjacency(Sequence[list[int]]):
     def __init__(self, size: int, row: Callable[[int], list[int]]) -> None:
         self._rows: list[list[int] | None] = [None] * size
         self._row = row
+        self._extra: dict[int, list[int]] = {}  # edges added before their row was listed
 
     def __len__(self) -> int:
         return len(self._rows)
@@ -114,5 +115,14 @@ class LazyAdjacency(Sequence[list[int]]):
     def __getitem__(self, v: int) -> list[int]:  # type: ignore[override]
         got = self._rows[v]
         if got is None:
-            got = self._rows[v] = self._row(v)
+            got = self._rows[v] = self._row(v) + self._extra.pop(v, [])
         return got
+
+    def add_edge(self, a: int, b: int) -> None:
+        """An edge beyond those `row` lists (listed last in both rows)."""
+        for v, w in ((a, b), (b, a)):
+            got = self._rows[v]
+            if got is None:
+                self._extra.setdefault(v, []).append(w)
+            else:
+                got.append(w)

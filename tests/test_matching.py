@@ -58,3 +58,23 @@ def test_lazy_neighbours_are_listed_once_and_only_when_reached() -> None:
     assert asked == []
     rows[2], rows[2]
     assert asked == [2]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_edges_added_to_lazy_neighbours_reach_both_rows(seed: int) -> None:
+    """Edges added before or after a row is listed are in it (as the [C5] search adds
+    the PAB's dummy player's edges level by level); the matching is the eager one's size."""
+    adj = _graph(seed)
+    rng = random.Random(seed)
+    extra = [(v, w) for v in range(len(adj)) for w in range(v + 1, len(adj)) if w not in adj[v] and rng.random() < 0.1]
+    rows = LazyAdjacency(len(adj), lambda v: list(adj[v]))
+    for k, (v, w) in enumerate(extra):
+        if k % 2:
+            rows[v]  # listed before the edge comes
+        rows.add_edge(v, w)
+    full = [list(r) for r in adj]
+    for v, w in extra:
+        full[v].append(w)
+        full[w].append(v)
+    assert all(sorted(rows[v]) == sorted(full[v]) for v in range(len(adj)))
+    assert _size(max_matching(rows)) == _size(max_matching(full))
