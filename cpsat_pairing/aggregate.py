@@ -45,16 +45,9 @@ class AggregateBracketModel(BracketModel):
         self.lower = [p for p in self.remaining if p not in pset]
         ok = self.compatible
         m = self.model
-        for p in self.players:
-            self.adj[p] = []
-        for i, p in enumerate(self.bracket):
-            for q in self.bracket[i + 1 :]:
-                if ok(p, q):  # the bracket is in ranking order, as `remaining`
-                    v = m.new_bool_var(f"x_{p}_{q}")
-                    self.x[(p, q)] = v
-                    self.adj[p].append((q, v))
-                    self.adj[q].append((p, v))
         nb = ok.neighbours
+        bracket = self.bracket  # in ranking order, as `remaining`
+        self._make_pairs((p, [q for q in bracket[i + 1 :] if q in nb(p)]) for i, p in enumerate(bracket))
         lower_set = frozenset(self.lower)
         for p in self.bracket:
             if not nb(p).isdisjoint(ns):

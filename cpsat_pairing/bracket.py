@@ -102,17 +102,10 @@ class BracketModel(PairIndices):
         pset = frozenset(self.players)
         self.lower = [p for p in self.remaining if p not in pset]
         m = self.model
-        for p in self.players:
-            self.adj[p] = []
-        for i, p in enumerate(self.players):
-            for q in self.players[i + 1 :]:
-                if self.local and not self.inside(p, q):
-                    continue
-                if self.compatible(p, q):
-                    v = m.new_bool_var(f"x_{p}_{q}")
-                    self.x[(p, q)] = v
-                    self.adj[p].append((q, v))
-                    self.adj[q].append((p, v))
+        nb, players, local, inside = self.compatible.neighbours, self.players, self.local, self.inside
+        self._make_pairs(
+            (p, [q for q in players[i + 1 :] if q in nb(p) and (not local or inside(p, q))]) for i, p in enumerate(players)
+        )
         if self.local:
             for p in self.bracket:
                 d = m.new_bool_var(f"df_{p}")
@@ -151,6 +144,28 @@ class BracketModel(PairIndices):
         all_vars = list(self.x.values()) + list(self.u.values()) + list(self.exit.values()) + list(self.df.values())
         self.solver = LexSolver(m, all_vars, workers=self.workers)
         self._restrict()
+
+    def _make_pairs(self, rows: Iterable[tuple[int, list[int]]]) -> None:
+        """x[p, q] for each p and each q of its row (q after p in ranking order), with
+        the players' neighbour lists, by variable and by index (`adj_index`, filled here:
+        each new variable takes the next proto index, so none is read back)."""
+        m = self.model
+        adj: dict[int, list[tuple[int, cp_model.IntVar]]] = {p: [] for p in self.players}
+        adj_index: dict[int, list[tuple[int, int]]] = {p: [] for p in self.players}
+        index = len(m.proto.variables)
+        x = self.x
+        for p, row in rows:
+            for q in row:
+                v = m.new_bool_var(f"x_{p}_{q}")
+                x[p, q] = v
+                adj[p].append((q, v))
+                adj[q].append((p, v))
+                adj_index[p].append((q, index))
+                adj_index[q].append((p, index))
+                index += 1
+        assert index == len(m.proto.variables)
+        self.adj = adj
+        self.adj_index = adj_index
 
     def _restrict(self) -> None:
         """Give a big model's solver its restriction and the count model's bound."""
