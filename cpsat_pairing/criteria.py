@@ -10,6 +10,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Callable
 
+from ortools.sat.python import cp_model
+
 from .bracket import BracketModel
 from .lex import Term
 from .state import Float, PlayerState, PrefKind
@@ -104,11 +106,21 @@ def topscorer_colour_difference(bm: BracketModel) -> list[Term]:
     topscorer ([C3]); when both have |CD| > 1, one of them ends beyond ±2.
     """
     weighted = []
-    for (p, q), v in bm.bracket_pairs():
+    for (p, q), v in _same_absolute_pairs(bm):
         a, b = bm.state.players[p], bm.state.players[q]
-        if _same_absolute(a, b) and abs(a.cd) > 1 and abs(b.cd) > 1:
+        if abs(a.cd) > 1 and abs(b.cd) > 1:
             weighted.append((1, v))
     return [bm.term("C10 topscorer |CD|>2", weighted)]
+
+
+def _same_absolute_pairs(bm: BracketModel) -> list[tuple[tuple[int, int], cp_model.IntVar]]:
+    """The bracket's pairs of two players with the same absolute preference.  [C3]
+    allows them only with a topscorer: without one in the bracket there are none (and
+    the millions of pairs of a big bracket need no look)."""
+    players = bm.state.players
+    if not any(players[p].topscorer for p in bm.bracket):
+        return []
+    return [(k, v) for k, v in bm.bracket_pairs() if _same_absolute(players[k[0]], players[k[1]])]
 
 
 @criterion("C11")
@@ -120,10 +132,8 @@ def topscorer_three_in_a_row(bm: BracketModel) -> list[Term]:
     both have just had the same colour twice.
     """
     weighted = []
-    for (p, q), v in bm.bracket_pairs():
+    for (p, q), v in _same_absolute_pairs(bm):
         a, b = bm.state.players[p], bm.state.players[q]
-        if not _same_absolute(a, b):
-            continue
         assert a.pref_colour is not None
         ra, rb = _repeated(a), _repeated(b)
         if abs(a.cd) == abs(b.cd):
@@ -139,27 +149,27 @@ def topscorer_three_in_a_row(bm: BracketModel) -> list[Term]:
 @criterion("C12")
 def colour_preferences(bm: BracketModel) -> list[Term]:
     """[C12] minimise players who do not get their colour preference."""
-    weighted = []
-    for (p, q), v in bm.bracket_pairs():
-        a, b = bm.state.players[p], bm.state.players[q]
-        if a.pref_colour is not None and a.pref_colour == b.pref_colour:
-            weighted.append((1, v))
+    pref = {p: bm.state.players[p].pref_colour for p in bm.bracket}
+    weighted = [(1, v) for (p, q), v in bm.bracket_pairs() if pref[p] is not None and pref[p] == pref[q]]
     return [bm.term("C12 unmet colour preferences", weighted)]
 
 
 @criterion("C13")
 def strong_colour_preferences(bm: BracketModel) -> list[Term]:
     """[C13] minimise players who do not get their strong colour preference."""
-    weighted = []
-    for (p, q), v in bm.bracket_pairs():
-        a, b = bm.state.players[p], bm.state.players[q]
-        if a.pref_colour is None or a.pref_colour != b.pref_colour:
-            continue
-        strong = {PrefKind.STRONG, PrefKind.ABSOLUTE}
-        if a.pref_kind in strong and b.pref_kind in strong and not (
-            a.pref_kind is PrefKind.ABSOLUTE and b.pref_kind is PrefKind.ABSOLUTE
-        ):
-            weighted.append((1, v))
+    # A pair counts when both strongly prefer the same colour and not both absolutely:
+    # by player, the preferred colour if strong or absolute (else None) and whether absolute.
+    players = bm.state.players
+    strong = {
+        p: (players[p].pref_colour if players[p].pref_kind in (PrefKind.STRONG, PrefKind.ABSOLUTE) else None)
+        for p in bm.bracket
+    }
+    absolute = {p: players[p].pref_kind is PrefKind.ABSOLUTE for p in bm.bracket}
+    weighted = [
+        (1, v)
+        for (p, q), v in bm.bracket_pairs()
+        if strong[p] is not None and strong[p] == strong[q] and not (absolute[p] and absolute[q])
+    ]
     return [bm.term("C13 unmet strong preferences", weighted)]
 
 
