@@ -152,8 +152,9 @@ class BracketModel(PairIndices):
         m = self.model
         adj: dict[int, list[tuple[int, cp_model.IntVar]]] = {p: [] for p in self.players}
         adj_index: dict[int, list[tuple[int, int]]] = {p: [] for p in self.players}
-        index = len(m.proto.variables)
+        index = self.first_pair_index = len(m.proto.variables)
         x = self.x
+        assert not x
         for p, row in rows:
             for q in row:
                 v = m.new_bool_var(f"x_{p}_{q}")
@@ -204,7 +205,8 @@ class BracketModel(PairIndices):
             sizes[g] += 1
         half = [size // 2 for size in sizes]
         out: list[list[int]] = [[] for _ in WINDOWS]
-        for (p, q), v in self.x.items():
+        # The pair variables' indices are consecutive, in the order of `x` (_make_pairs).
+        for index, (p, q) in enumerate(self.x, self.first_pair_index):
             g = group[p]
             if g < 0 or g != group[q]:
                 continue
@@ -212,7 +214,7 @@ class BracketModel(PairIndices):
             off = min(d, abs(d - half[g]))
             for level, window in enumerate(WINDOWS):
                 if off > window:
-                    out[level].append(v.index)
+                    out[level].append(index)
         return [level for level in out if level]
 
     def local_vars(self) -> frozenset[int]:
