@@ -157,7 +157,7 @@ class BracketModel(PairIndices):
         assert not x
         for p, row in rows:
             for q in row:
-                v = m.new_bool_var(f"x_{p}_{q}")
+                v = m.new_bool_var("")  # unnamed: 1.7 million names at 5,000 players cost memory and time
                 x[p, q] = v
                 adj[p].append((q, v))
                 adj[q].append((p, v))
