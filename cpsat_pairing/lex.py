@@ -258,6 +258,13 @@ class LexSolver:
         solver = cp_model.CpSolver()
         self._params(solver)
         solver.parameters.fix_variables_to_their_hinted_value = hint_only
+        if hint_only:
+            # Every variable of `all_vars` is fixed (any other, such as a class count,
+            # follows from them): propagation checks the constraints, and presolve and
+            # the LP would only cost their set-up (5,000 players: 21 such checks 6.9 s
+            # -> 4.3 s, the same pairing).
+            solver.parameters.linearization_level = 0
+            solver.parameters.cp_model_presolve = False
         if budget is not None:
             solver.parameters.max_deterministic_time = budget
         return solver, self._timed_solve(solver)
