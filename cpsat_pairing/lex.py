@@ -280,6 +280,12 @@ class LexSolver:
         finally:
             self._restore_domains(saved)
 
+    def zero_for_good(self) -> set[int]:
+        """Booleans whose domain is fixed to 0 other than by the restriction (which a
+        solve on the full model lifts)."""
+        restriction = self._restriction
+        return {i for i, v in self._domains.items() if v == 0 and i not in restriction}
+
     def fix_domains(self, values: Iterable[tuple[int, int]]) -> None:
         """Fix these Booleans (index, value) for good, by their domains."""
         self._set_domains(values)

@@ -161,5 +161,4 @@ def _weighed(bm: BracketModel) -> set[int]:
 
 def _closed(bm: BracketModel) -> set[int]:
     """Variables fixed to 0 for good (not by the restriction, which a check lifts)."""
-    solver = bm.solver
-    return {i for i, v in solver._domains.items() if v == 0 and i not in solver._restriction}
+    return bm.solver.zero_for_good()
