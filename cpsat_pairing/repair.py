@@ -41,8 +41,8 @@ def repair(bm: BracketModel, chunk: Sequence[tuple[Term, int]]) -> dict[int, int
             cost[i] = cost.get(i, 0) + weight * c
     if not any(cost.values()):
         return None
-    weighed = _weighed(bm)  # such pairs stay as they are, and none is made
-    closed = _closed(bm)
+    weighed = solver.weighed  # such pairs stay as they are, and none is made
+    closed = solver.zero_for_good()  # (not the restriction: the check lifts it)
     adj = bm.adj_index
     residents = bm.residents
     resident = frozenset(residents)
@@ -70,21 +70,7 @@ def repair(bm: BracketModel, chunk: Sequence[tuple[Term, int]]) -> dict[int, int
                 continue  # (both residents: the pair is inside the bracket)
             var[a, b] = i
             (free if cost.get(i, 0) <= 0 else costly)[a].append(b)
-    mate = max_matching(free)
-    # Complete with the costly pairs: augmenting paths keep everyone matched so far
-    # matched.
-    for a in range(len(movable)):
-        free[a] += costly[a]
-    mate = max_matching(free, mate)
-    if -1 in mate:
-        return None
-    out = dict(values)
-    for i in old:
-        out[i] = 0
-    for a, b in enumerate(mate):
-        if a < b:
-            out[var[a, b]] = 1
-    return out
+    return _rematched(values, old, var, free, costly)
 
 
 def split_witness(bm: BracketModel, s1: Sequence[int], s2: Sequence[int]) -> dict[int, int] | None:
@@ -100,8 +86,8 @@ def split_witness(bm: BracketModel, s1: Sequence[int], s2: Sequence[int]) -> dic
     solver = bm.solver
     values = solver.values
     s1set, s2set = frozenset(s1), frozenset(s2)
-    weighed = _weighed(bm)
-    closed = _closed(bm)
+    weighed = solver.weighed
+    closed = solver.zero_for_good()
     sides: tuple[list[int], list[int]] = ([], [])
     old: list[int] = []
     adj = bm.adj_index
@@ -135,18 +121,9 @@ def split_witness(bm: BracketModel, s1: Sequence[int], s2: Sequence[int]) -> dic
             edges[a].append(b)
             edges[b].append(a)
             var[a, b] = var[b, a] = i
-    mate = max_matching(cheap)
-    if -1 in mate:
-        for a in range(len(movable)):
-            cheap[a] += dear[a]
-        mate = max_matching(cheap, mate)
-        if -1 in mate:
-            return None
-    out = dict(values)
-    for i in old:
-        out[i] = 0
-    for a in range(first):
-        out[var[a, mate[a]]] = 1
+    out = _rematched(values, old, var, cheap, dear)
+    if out is None:
+        return None
     get = out.get
     for term, value in solver.fixed:
         if sum(map(operator.mul, term.coefs, map(get, term.indices, repeat(0)))) != value:
@@ -154,11 +131,24 @@ def split_witness(bm: BracketModel, s1: Sequence[int], s2: Sequence[int]) -> dic
     return out
 
 
-def _weighed(bm: BracketModel) -> set[int]:
-    """Variables a fixed tier weighs: their pairs may be neither made nor unmade."""
-    return bm.solver.weighed
-
-
-def _closed(bm: BracketModel) -> set[int]:
-    """Variables fixed to 0 for good (not by the restriction, which a check lifts)."""
-    return bm.solver.zero_for_good()
+def _rematched(
+    values: dict[int, int], old: list[int], var: dict[tuple[int, int], int], first: list[list[int]], last: list[list[int]]
+) -> dict[int, int] | None:
+    """`values` with the pairs `old` unmade and those of a perfect matching of the
+    movable players (vertices 0..n-1; `var[a, b]`: the pair variable) made, or None if
+    there is none.  The matching uses the edges `first` as far as it can, then completes
+    with `last`: augmenting paths keep everyone matched so far matched."""
+    mate = max_matching(first)
+    if -1 in mate:
+        for a, edges in enumerate(last):
+            first[a] += edges
+        mate = max_matching(first, mate)
+        if -1 in mate:
+            return None
+    out = dict(values)
+    for i in old:
+        out[i] = 0
+    for a, b in enumerate(mate):
+        if a < b:
+            out[var[a, b]] = 1
+    return out
