@@ -9,8 +9,6 @@ the reference engine.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,9 +19,8 @@ from cpsat_pairing.engine import pair
 from cpsat_pairing.state import build_state, round_exists
 from cpsat_pairing.trf import read_trf
 
+from large import make_large
 from test_engine import CORPUS_2026, file_round
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
@@ -70,13 +67,7 @@ def test_count_bound_is_a_lower_bound_and_often_tight(
 ) -> None:
     """A random 240-player round 6: every bound is at most the tier's optimum, the
     shortcut fires, and the pairing equals the one from the full models."""
-    trf = tmp_path / "large.trf"
-    subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "make_large.py"), "--players", "240", "--rounds", "5", "--seed", "3",
-         "-o", str(trf)],
-        check=True,
-    )
-    t = read_trf(trf)
+    t = read_trf(make_large(tmp_path, players=240, seed=3))
     before = lex.STATS["bounded"]
     restricted = pair(t)
     seen = restricted_everywhere

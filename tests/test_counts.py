@@ -10,8 +10,6 @@ run without the LP (lex.py), with the same answer.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from fractions import Fraction
 from pathlib import Path
 from types import SimpleNamespace
@@ -27,19 +25,13 @@ from cpsat_pairing.state import PlayerState
 from cpsat_pairing.tournament import Colour
 from cpsat_pairing.trf import read_trf
 
-ROOT = Path(__file__).resolve().parent.parent
+from large import make_large
 
 
 @pytest.fixture(scope="module")
 def random_round(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A random 200-player tournament after 5 rounds: brackets of 30-70 players."""
-    trf = tmp_path_factory.mktemp("counts") / "r6.trf"
-    subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "make_large.py"), "--players", "200", "--rounds", "5", "--seed", "1",
-         "-o", str(trf)],
-        check=True,
-    )
-    return trf
+    return make_large(tmp_path_factory.mktemp("counts"), players=200, seed=1)
 
 
 def test_counts_hold_for_the_incumbent_and_change_no_pairing(random_round: Path, monkeypatch) -> None:

@@ -8,8 +8,6 @@ random round, and a proposal the model does not accept is dropped.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,18 +17,12 @@ from cpsat_pairing.engine import pair
 from cpsat_pairing.repair import repair
 from cpsat_pairing.trf import read_trf
 
-ROOT = Path(__file__).resolve().parent.parent
+from large import make_large
 
 
 @pytest.fixture(scope="module")
 def random_round(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    trf = tmp_path_factory.mktemp("repair") / "r6.trf"
-    subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "make_large.py"), "--players", "240", "--rounds", "5", "--seed", "2",
-         "-o", str(trf)],
-        check=True,
-    )
-    return trf
+    return make_large(tmp_path_factory.mktemp("repair"), players=240, seed=2)
 
 
 def _pairing(t, monkeypatch, proposer) -> tuple[list, object, int, int]:
