@@ -60,6 +60,10 @@ class Compatibility:
             out |= self._clash_group[a.pref_colour]
         return out
 
+    def forbidden_opponents(self, p: int) -> frozenset[int]:
+        """The players p may not meet in this round by a forbidden pair."""
+        return frozenset(self._forbidden.get(p, ()))
+
     def neighbours(self, p: int) -> frozenset[int]:
         got = self._neighbours.get(p)
         if got is None:

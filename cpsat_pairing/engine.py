@@ -23,21 +23,35 @@ from .colours import allocate
 from .compat import Compatibility, absolute_colour_clash
 from .criteria import REGISTRY
 from .editions import DEFAULT_EDITION, Edition, load_edition
-from .lex import STATS, InfeasibleError, Term
+from .lex import STATS, InfeasibleError, SolveLimitError, Term
 from .matching import LazyAdjacency, is_perfect
 from .order import generation_order
 from .state import RoundState, build_state
 from .tournament import Colour, Tournament
+from .unpairable import diagnose
 
 
 class NoValidPairing(errors.NoValidPairing):
-    """No round-pairing satisfies the absolute criteria (the arbiter decides, 1.9.3)."""
+    """No round-pairing satisfies the absolute criteria (the arbiter decides, 1.9.3).
 
-    def __init__(self, message: str, players: list[int] | None = None) -> None:
+    `players` are those the arbiter should look at, `reasons` says why, a sentence each."""
+
+    def __init__(self, message: str, players: list[int] | None = None, reasons: list[str] | None = None) -> None:
         self.players = players or []
-        if self.players:
+        self.reasons = reasons or []
+        if self.reasons:
+            message += ": " + "; ".join(self.reasons)
+        elif self.players:
             message += "; no compatible opponent for player(s) " + ", ".join(map(str, self.players))
         super().__init__(message)
+
+
+def no_valid_pairing(st: RoundState, present: list[int], ok: Compatibility) -> NoValidPairing:
+    """The error for a round without a complete round-pairing, with the players who
+    cannot be paired and why (unpairable.py)."""
+    found = diagnose(st, present, ok)
+    return NoValidPairing(f"no valid pairing of round {st.round} exists (the arbiter decides, Art. 1.9.3)",
+                          found.players, found.sentences())
 
 
 @dataclass(frozen=True)
@@ -165,16 +179,7 @@ def _pab_score(st: RoundState, present: list[int], ok: Compatibility, workers: i
         if perfect:
             pairs = [(p, present[mate[i]]) for i, p in enumerate(present) if i < mate[i] < dummy]
             return level, pairs
-    raise NoValidPairing("no complete round-pairing exists", _unpairable(st, present, ok, frozenset(eligible)))
-
-
-def _unpairable(st: RoundState, present: list[int], ok, eligible: frozenset[int]) -> list[int]:
-    """Players with no compatible opponent at all (the usual reason nothing works)."""
-    out = []
-    for p in present:
-        if not any(ok(p, q) for q in present if q != p) and not (len(present) % 2 and p in eligible):
-            out.append(p)
-    return out
+    raise no_valid_pairing(st, present, ok)
 
 
 def illegalities(
@@ -254,15 +259,24 @@ def pair(
         kinds = _MODELS if forced is None else _MODELS[1:]
         if not next_group:
             kinds = [k for k in kinds if k != "lazy"]  # no next scoregroup: aggregate = lazy
+        full = None
         for kind in kinds:
             if progress is not None:
                 head = f"bracket {i + 1}/{len(levels)} (score {level}, {len(bracket)} players)"
                 progress(head)
                 on_tier = lambda name, head=head: progress(f"{head} ▸ {name}")  # noqa: E731
-            bm = _solve_bracket(
-                ed, st, remaining, bracket, mdps, next_group, ok, eligible, workers, pab_score, witness, kind, forced,
-                on_tier=on_tier if progress is not None else None,
-            )
+            args = (ed, st, remaining, bracket, mdps, next_group, ok, eligible, workers, pab_score, witness, kind, forced)
+            if kind == "exact":
+                bm = _solve_bracket(*args, on_tier=on_tier if progress is not None else None)
+                full = bm.complete()
+                break
+            try:
+                bm = _solve_bracket(*args, on_tier=on_tier if progress is not None else None)
+            except RELAXATION_FAILURES:
+                # Only the exact model's answer may end the round: a relaxed model that
+                # finds no solution (or none within its budget) says nothing about it.
+                STATS["fallbacks"] += 1
+                continue
             full = bm.complete()
             if full is not None:
                 break
@@ -286,6 +300,10 @@ def pair(
 # models every remaining player.  Relaxing only adds candidates, so a relaxed optimum
 # that can be completed into a whole round-pairing is the exact optimum.
 _MODELS = ["aggregate", "lazy", "exact"]
+
+# What a relaxed or partial model may raise instead of answering; the engine then asks
+# the next, more exact model (only the exact model's infeasibility is NoValidPairing).
+RELAXATION_FAILURES = (NoValidPairing, InfeasibleError, SolveLimitError)
 
 
 def _solve_bracket(
@@ -320,7 +338,7 @@ def _solve_bracket(
         try:
             bm.solver.solve()
         except InfeasibleError:
-            raise NoValidPairing("no complete round-pairing exists", _unpairable(st, remaining, ok, eligible))
+            raise no_valid_pairing(st, remaining, ok) from None
     terms: list[Term] = []
     for name in ed.quality:
         terms += REGISTRY[name](bm)
@@ -413,7 +431,12 @@ def _solve_locally(ed: Edition, bm: BracketModel, remainder_bsn: str) -> bool:
         cuts += 1
         if cuts > MAX_CUTS:
             raise _TooManyCuts
-        inner.model.add(sum(inner.df[p] for p in floaters) <= len(floaters) - 1)
+        # Exactly this set is cut off: a superset is another candidate (the number of
+        # downfloaters is fixed only once [C6] is).
+        inner.model.add(
+            sum(inner.df[p] for p in floaters) - sum(inner.df[p] for p in bm.bracket if p not in floaters)
+            <= len(floaters) - 1
+        )
         return False
 
     vals = bm.solver.values
@@ -464,7 +487,9 @@ def _solve_locally(ed: Edition, bm: BracketModel, remainder_bsn: str) -> bool:
     try:
         inner.solver.minimize([t for t in terms if t.name not in fixed])
         generation_order(inner, remainder_bsn)
-    except _TooManyCuts:
+    except (_TooManyCuts, InfeasibleError, SolveLimitError):
+        # The bracket alone is a relaxation: its failure leaves the full model to decide.
+        STATS["fallbacks"] += 1
         return False
     floaters = frozenset(p for p in bm.bracket if inner.solver.var_value(inner.df[p]))
     outer = dict(checked[floaters] or {})

@@ -31,11 +31,11 @@ from .engine import (
     NoValidPairing,
     Pairing,
     _pab_score,
-    _unpairable,
+    no_valid_pairing,
     compatibility,
     make_boards,
 )
-from .lex import InfeasibleError, Term
+from .lex import STATS, InfeasibleError, Term
 from .order import generation_order
 from .state import build_state
 from .tournament import Tournament
@@ -61,7 +61,7 @@ def _solve_bracket(ed, st, remaining, bracket, mdps, next_group, ok, eligible, w
         try:
             bm.solver.solve()
         except InfeasibleError:
-            raise NoValidPairing("no complete round-pairing exists", _unpairable(st, remaining, ok, eligible))
+            raise no_valid_pairing(st, remaining, ok) from None
     terms: list[Term] = []
     for name in ed.quality:
         terms += REGISTRY[name](bm)
@@ -115,19 +115,28 @@ def pair(
         next_group = [p for p in remaining if nxt is not None and score[p] == nxt]
         model_mdps = [] if treated_as_homogeneous(len(mdps), len(bracket)) else mdps
         args = (ed, st, remaining, bracket, model_mdps, next_group, ok, eligible, workers, pab_score, witness)
-        bm = _solve_bracket(*args, "lazy", forced)
-        pairs, floaters = bm.bracket_result()
-        full = bm.complete()
+        unconstrained: tuple[list[tuple[int, int]], list[int]] | None = None
+        try:
+            bm = _solve_bracket(*args, "lazy", forced)
+            pairs, floaters = bm.bracket_result()
+            unconstrained = (sorted(pairs), list(floaters))
+            full = bm.complete()
+        except (NoValidPairing, InfeasibleError):
+            # The lazy model relaxes completion: with no solution it leaves the exact
+            # model to prove that none exists.  (It is not a relaxation of the exact
+            # model's tiers -- C.12 looks at the next bracket only -- so a solve limit in
+            # it is not handed over: that would change the answer.)
+            STATS["fallbacks"] += 1
+            full = None
         backtracked = False
         if full is None:
             # The players below cannot be paired after this bracket's best pairing:
             # C.13 backtracks into this bracket (the penultimate one).
-            unconstrained = (sorted(pairs), list(floaters))
             bm = _solve_bracket(*args, "exact", forced)
             pairs, floaters = bm.bracket_result()
             full = bm.complete()
             assert full is not None
-            backtracked = (sorted(pairs), floaters) != unconstrained
+            backtracked = unconstrained is not None and (sorted(pairs), floaters) != unconstrained
         witness = [pq for pq in full if pq not in set(pairs)]
         merge: list[int] | None = None
         if nxt is not None and not pairs and _pairable(bm):

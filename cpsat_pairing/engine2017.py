@@ -92,7 +92,7 @@ def _solve(
 
 def pair2017(t: Tournament, rnd: int, ed: Edition, workers: int = 1, forced: list[tuple[int, int]] | None = None):
     from .engine import (
-        BracketTrace, NoValidPairing, Pairing, _unpairable, compatibility, make_boards,
+        BracketTrace, Pairing, compatibility, make_boards, no_valid_pairing,
     )
 
     st = build_state(t, rnd, ed.state_rules)
@@ -100,7 +100,7 @@ def pair2017(t: Tournament, rnd: int, ed: Edition, workers: int = 1, forced: lis
     ok = compatibility(st, t)
     eligible = frozenset(p for p in present if st.players[p].pab_eligible)
     if not completable(present, ok, eligible):
-        raise NoValidPairing("no complete round-pairing exists", _unpairable(st, present, ok, eligible))
+        raise no_valid_pairing(st, present, ok)
     odd = len(present) % 2 == 1
     score = {p: st.players[p].pairing_score for p in present}
     groups: list[list[int]] = []

@@ -38,9 +38,11 @@ RESTRICTED_BUDGET = 1.0
 # Process-wide counters for benchmarks (scripts/bench.py): CP-SAT calls and their time.
 # "bounded": tiers the count model's bound settled without a full solve; "repaired":
 # tiers whose incumbent repair.repair improved; "witnessed": feasibility questions a
-# proposed solution (repair.split_witness) answered.
+# proposed solution (repair.split_witness) answered; "fallbacks": relaxed models that
+# found no answer, so that a more exact one decided.
 STATS: dict[str, float] = {
     "solves": 0, "solve_seconds": 0.0, "build_seconds": 0.0, "bounded": 0, "repaired": 0, "witnessed": 0,
+    "fallbacks": 0,
 }
 
 

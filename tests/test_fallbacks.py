@@ -1,0 +1,166 @@
+"""Only the exact model may end a round: every relaxation that fails hands over.
+
+Each relaxed or partial model (the aggregate model, the lazy model, the bracket-alone
+solve after [C8], the restrictions of big models, the fixed search's budget, the count
+bound, the repair proposals) is forced to fail here, and the round must still be
+paired, identical to the reference engine; the bug reproducers stay as regressions.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cpsat_pairing import bounds, bracket, engine, engine2013, lex, order
+from cpsat_pairing.bracket import BracketModel
+from cpsat_pairing.engine import NoValidPairing, pair
+from cpsat_pairing.lex import STATS, InfeasibleError, SolveLimitError
+from cpsat_pairing.output import bbp_pair_list
+from cpsat_pairing.state import round_exists
+from cpsat_pairing.trf import parse_trf, read_trf
+
+from test_engine import CORPUS_2026, FIXTURES, file_round
+
+BUGS = FIXTURES / "bugs"
+
+
+@pytest.mark.parametrize("case", ["infeasible-local-r10", "exchange-order-r6"])
+def test_bug_reproducers_pair_as_the_reference_engine(case: str) -> None:
+    t = read_trf(BUGS / f"{case}.trf")
+    assert bbp_pair_list(pair(t)) == (BUGS / f"{case}.dutch-2026.pairs").read_text()
+
+
+def _replays_exactly(paths: list[Path], edition: str = "dutch-2026") -> int:
+    """Pair every round of the files as the reference engine did; the rounds paired."""
+    n = 0
+    for path in paths:
+        t = read_trf(path)
+        for rnd in range(1, max(len(p.rounds) for p in t.players) + 1):
+            if round_exists(t, rnd):
+                got = pair(t, rnd, edition)
+                ours, theirs = (set(got.as_pairs()), got.bye), file_round(t, rnd)
+                if rnd == 1 and t.initial_colour is None:  # a colour drawn by lot: pairs only
+                    ours, theirs = ({frozenset(pq) for pq in ours[0]}, ours[1]), (
+                        {frozenset(pq) for pq in theirs[0]}, theirs[1])
+                assert ours == theirs, f"{path.name} round {rnd}"
+                n += 1
+    return n
+
+
+def _failing(kinds: set[str], error: type[Exception]):
+    """engine._solve_bracket, raising `error` for the model kinds in `kinds`."""
+    original = engine._solve_bracket
+
+    def solve_bracket(*args, **kwargs):
+        if args[11] in kinds:  # kind
+            raise error("forced to fail")
+        return original(*args, **kwargs)
+
+    return solve_bracket
+
+
+@pytest.mark.parametrize("error", [InfeasibleError, SolveLimitError, NoValidPairing])
+@pytest.mark.parametrize("kinds", [{"aggregate"}, {"aggregate", "lazy"}], ids=["aggregate", "aggregate+lazy"])
+def test_failed_relaxed_bracket_models_fall_back(monkeypatch, kinds, error) -> None:
+    monkeypatch.setattr(engine, "_solve_bracket", _failing(kinds, error))
+    before = STATS["fallbacks"]
+    assert _replays_exactly(CORPUS_2026[:2] + [BUGS / "infeasible-local-r10.trf"]) > 0
+    assert STATS["fallbacks"] > before
+
+
+@pytest.mark.parametrize("error", [InfeasibleError, SolveLimitError])
+def test_failed_bracket_alone_solve_falls_back(monkeypatch, error) -> None:
+    """The bracket-alone model (after [C8]) fails in its first solve: the full model decides."""
+    original = BracketModel.__post_init__
+
+    def post_init(self) -> None:
+        original(self)
+        if self.local:
+            def fail(*args, **kwargs):
+                raise error("forced to fail")
+
+            self.solver.minimize = fail
+
+    monkeypatch.setattr(BracketModel, "__post_init__", post_init)
+    before = STATS["fallbacks"]
+    assert _replays_exactly(CORPUS_2026[:3] + [BUGS / "infeasible-local-r10.trf"]) > 0
+    assert STATS["fallbacks"] > before
+
+
+def _no_pairing_round_4() -> str:
+    """Four players before round 4: player 1 has met 2, 3 and 4 already."""
+    lines = ["012 No pairing", "XXR 5", "XXC white1"]
+    rows = {1: "    2 w 1     3 b 1     4 w 1", 2: "    1 b 0     4 b 0     3 w 1",
+            3: "    4 w =     1 w 0     2 b 0", 4: "    3 b =     2 w 1     1 b 0"}
+    for i in range(1, 5):
+        lines.append(f"001 {i:4d}      Player {i:<27d} {2500 - i:4d}                             0.0 {i:4d}{rows[i]}")
+    return "\n".join(lines) + "\n"
+
+
+def test_2013_lazy_model_without_a_solution_leaves_the_exact_model_to_prove_it(monkeypatch) -> None:
+    """In the 2013 loop the lazy model is the procedure's own (C.12 looks at the next
+    bracket only), not a relaxation of the exact model's tiers; only its having no
+    solution at all -- relaxing completion -- hands over to the exact model."""
+    original = engine2013._solve_bracket
+    kinds = []
+
+    def solve_bracket(*args, **kwargs):
+        kinds.append(args[11])
+        if args[11] == "lazy":
+            raise InfeasibleError("forced to fail")
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(engine2013, "_solve_bracket", solve_bracket)
+    with pytest.raises(NoValidPairing) as info:
+        pair(parse_trf(_no_pairing_round_4()), 4, "dutch-2013")
+    assert kinds == ["lazy", "exact"] and 1 in info.value.players
+
+
+def test_restrictions_that_find_nothing_leave_the_full_model_to_decide(monkeypatch) -> None:
+    """Restrictions on every model, each finding nothing within its budget."""
+    monkeypatch.setattr(bracket, "SPARSE_FROM", 0)
+    monkeypatch.setattr(bracket, "WINDOWS", (1, 2))
+    calls = []
+
+    def nothing(self, level=0):
+        calls.append(level)
+        return None
+
+    monkeypatch.setattr(lex.LexSolver, "_restricted_run", nothing)
+    assert _replays_exactly(CORPUS_2026[:2]) > 0
+    assert calls
+
+
+def test_fixed_search_past_its_budget_is_solved_tier_by_tier(monkeypatch) -> None:
+    """The transposition's fixed search stops at once, with and without the LP."""
+    monkeypatch.setattr(lex, "PROPAGATION_BUDGET", 0.0)
+    monkeypatch.setattr(order, "FIXED_SEARCH_BUDGET", 0.0)
+    calls = []
+    original = order._fix_partners_tier_by_tier
+
+    def tier_by_tier(*args, **kwargs):
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(order, "_fix_partners_tier_by_tier", tier_by_tier)
+    assert _replays_exactly(CORPUS_2026[:2] + [BUGS / "exchange-order-r6.trf"]) > 0
+    assert calls
+
+
+def test_bounds_and_repairs_that_give_nothing(monkeypatch) -> None:
+    """The count model gives no bound and repair no proposal: the solves decide."""
+    monkeypatch.setattr(bracket, "SPARSE_FROM", 0)
+    monkeypatch.setattr(bracket, "WINDOWS", (1, 2))
+    monkeypatch.setattr(bounds.CountBound, "minimum", lambda self, chunk, fixed: None)
+    monkeypatch.setattr(bracket, "repair", lambda bm, chunk: None)
+    assert _replays_exactly(CORPUS_2026[:2]) > 0
+
+
+def test_only_the_exact_model_says_no_valid_pairing(monkeypatch) -> None:
+    """Every relaxation failing changes nothing when the round truly has no pairing:
+    the exact model's NoValidPairing, naming the players."""
+    monkeypatch.setattr(engine, "_solve_bracket", _failing({"aggregate", "lazy"}, InfeasibleError))
+    with pytest.raises(NoValidPairing) as info:
+        pair(parse_trf(_no_pairing_round_4()), 4)
+    assert 1 in info.value.players
