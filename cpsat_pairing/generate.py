@@ -36,6 +36,17 @@ Results (White rated Ra, Black rated Rb, draw rate d in [0, 1])::
 so White's expected score is exactly E, every probability lies in [0, 1] for any d in
 [0, 1], and between equal ratings the draw rate is d itself (it falls as the rating gap
 grows, as it does over the board).  There is no White advantage.
+
+The `stress` profile (`GenConfig.profile`) draws each tournament's own size and rates
+from the seed, towards what real events do and the defaults rarely draw: tiny fields
+(2-6 players) played until no round can be paired, many forfeits and double forfeits,
+rounds in which many players ask for a bye, late entries arriving together, many
+withdrawals, dense forbidden pairs (`XXP`), and Baku acceleration (`XXA`/`250`, FIDE
+C.04.7: the first 2*ceil(N/4) players get 1 virtual point for the first half, rounded
+up, of the accelerated rounds -- themselves the first half of the tournament, rounded
+up -- and 0.5 for the rest of them).  With `until_unpairable` a round that has no
+valid pairing ends the tournament (the arbiter would have to decide, 2026 Art. 1.9.3)
+instead of drawing the whole tournament again.
 """
 
 from __future__ import annotations
@@ -48,15 +59,16 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Context, Decimal
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
 from .errors import ExitCode, PairingError
-from .tournament import Colour, Player, RoundEntry, Tournament
+from .tournament import Acceleration, Colour, ForbiddenPairs, Player, RoundEntry, Tournament
 from .trf import DIALECTS, append_round, write_trf
 
-__all__ = ["GenConfig", "GenerationFailed", "expected_score_ppm", "generate", "generate_trf", "parse_range",
-           "result_probabilities_ppm"]
+__all__ = ["GenConfig", "Generated", "GenerationFailed", "RoundFailed", "Unpairable", "baku_acceleration",
+           "expected_score_ppm", "generate", "generate_trf", "parse_range", "play", "result_probabilities_ppm"]
 
 PPM = 1_000_000
 MAX_ATTEMPTS = 8
@@ -64,7 +76,9 @@ MAX_SEED = 2**63 - 1
 FEDERATIONS = ("ARG", "AUT", "BRA", "CAN", "CHN", "CRO", "CZE", "DEN", "ENG", "ESP", "FRA", "GER", "GRE",
                "HUN", "IND", "ISR", "ITA", "NED", "NOR", "POL", "POR", "ROU", "SRB", "SUI", "SWE", "UKR", "USA")
 BYE_CODES = (("H", 75), ("Z", 20), ("F", 5))  # requested byes, percent
-DOUBLE_FORFEIT_PERCENT = 20
+BURST_BYE_PERCENT = 35  # in a round of many byes (`bye_burst_rate`), each player's chance
+PROFILES = ("standard", "stress")
+ACCELERATIONS = ("none", "baku")
 
 
 class GenerationFailed(PairingError):
@@ -89,12 +103,24 @@ class GenConfig:
     format: str = "trf16"
     lowest_rating: int = 1000
     highest_rating: int = 2800
+    # Each tournament's size and rates drawn from the seed ("stress"), or these ("standard").
+    profile: str = "standard"
+    double_forfeit_rate: float = 0.2  # of the forfeited games, those lost by both players
+    bye_burst_rate: float = 0.0  # that a round is one in which many players ask for a bye
+    late_together: bool = False  # the late entries all arrive in the same round
+    forbidden_rate: float = 0.0  # that a pair of players may not meet (XXP)
+    acceleration: str = "none"  # "baku": Baku acceleration (C.04.7) as XXA / 250 records
+    until_unpairable: bool = False  # a round without a valid pairing ends the tournament
 
     def __post_init__(self) -> None:
-        for name in ("draw_rate", "forfeit_rate", "bye_rate", "late_rate", "withdraw_rate"):
+        for name in _RATES:
             value = getattr(self, name)
             if not 0 <= value <= 1:
                 raise ValueError(f"{name.replace('_', '-')} must be between 0 and 1, got {value}")
+        if self.profile not in PROFILES:
+            raise ValueError(f"profile must be one of {', '.join(PROFILES)}, got {self.profile!r}")
+        if self.acceleration not in ACCELERATIONS:
+            raise ValueError(f"acceleration must be one of {', '.join(ACCELERATIONS)}, got {self.acceleration!r}")
         lo, hi = self.players
         if not 2 <= lo <= hi <= 9999:
             raise ValueError(f"players must be a range within 2-9999, got {lo}-{hi}")
@@ -109,8 +135,51 @@ class GenConfig:
     @property
     def ppm(self) -> dict[str, int]:
         """The rates in parts per million (the generator compares integers only)."""
-        names = ("draw_rate", "forfeit_rate", "bye_rate", "late_rate", "withdraw_rate")
-        return {n: int((Decimal(repr(getattr(self, n))) * PPM).to_integral_value(ROUND_HALF_EVEN)) for n in names}
+        return {n: int((Decimal(repr(getattr(self, n))) * PPM).to_integral_value(ROUND_HALF_EVEN)) for n in _RATES}
+
+
+_RATES = ("draw_rate", "forfeit_rate", "bye_rate", "late_rate", "withdraw_rate", "double_forfeit_rate",
+          "bye_burst_rate", "forbidden_rate")
+
+
+def _stress(rng: random.Random, cfg: GenConfig) -> GenConfig:
+    """One stress tournament's own configuration, drawn from `rng` (integers only).
+
+    A third of the fields are tiny (2-6 players) and play as many rounds as a field of
+    that size can (each player meets each other once), ending where no valid pairing is
+    left; the others have 7-60 players and 5-11 rounds.  Rates are drawn per tournament,
+    each of the hard cases switched on in a good share of them."""
+
+    def rate(lo_percent: int, hi_percent: int) -> float:
+        return rng.randint(lo_percent * 10, hi_percent * 10) / 1000
+
+    def some(percent: int) -> bool:
+        return rng.randrange(100) < percent
+
+    kind = rng.randrange(3)
+    if kind == 0:
+        n = rng.randint(2, 6)
+        players, rounds = (n, n), (n - 1 + n % 2,) * 2
+    else:
+        n = rng.randint(7, 24) if kind == 1 else rng.randint(25, 60)
+        players, rounds = (n, n), (5, 11)
+    return dataclasses.replace(
+        cfg,
+        profile="standard",
+        players=players,
+        rounds=rounds,
+        draw_rate=rate(10, 50),
+        forfeit_rate=rate(5, 30) if some(70) else rate(0, 3),
+        double_forfeit_rate=rate(20, 60),
+        bye_rate=rate(2, 15) if some(60) else 0.0,
+        bye_burst_rate=rate(10, 30) if some(40) else 0.0,
+        late_rate=rate(10, 30) if some(40) else 0.0,
+        late_together=some(60),
+        withdraw_rate=rate(5, 20) if some(50) else 0.0,
+        forbidden_rate=rate(3, 20) if some(35) else 0.0,
+        acceleration="baku" if some(25) else "none",
+        until_unpairable=True,
+    )
 
 
 def parse_range(text: str, what: str) -> tuple[int, int]:
@@ -208,12 +277,34 @@ def _plan(rng: random.Random, ids: list[int], rounds: int, cfg: GenConfig) -> _P
     ppm = cfg.ppm
     late: dict[int, int] = {}
     withdraw: dict[int, int] = {}
+    together = rng.randint(2, max(2, rounds // 2)) if cfg.late_together and rounds >= 2 else None
     for pid in ids:
         if rounds >= 2 and _chance(rng, ppm["late_rate"]):
-            late[pid] = rng.randint(2, max(2, rounds // 2))
+            late[pid] = together or rng.randint(2, max(2, rounds // 2))
         elif rounds >= 2 and _chance(rng, ppm["withdraw_rate"]):
             withdraw[pid] = rng.randint(1, rounds - 1)
     return _Plan(late, withdraw)
+
+
+def _forbidden(rng: random.Random, ids: list[int], cfg: GenConfig) -> tuple[ForbiddenPairs, ...]:
+    """Each pair of players forbidden to meet with probability `forbidden_rate` (XXP)."""
+    ppm = cfg.ppm["forbidden_rate"]
+    if not ppm:
+        return ()
+    return tuple(ForbiddenPairs((a, b)) for i, a in enumerate(ids) for b in ids[i + 1 :] if _chance(rng, ppm))
+
+
+def baku_acceleration(ids: list[int], rounds: int) -> tuple[Acceleration, ...]:
+    """Baku acceleration (FIDE C.04.7) for players `ids` in pairing-number order.
+
+    Group A is the first half of the players rounded up to an even number, 2*ceil(N/4);
+    the accelerated rounds are the first half of the tournament, rounded up; group A has
+    1 virtual point when the first half (rounded up) of them is paired, 0.5 for the rest."""
+    group_a = 2 * -(-len(ids) // 4)
+    accelerated = -(-rounds // 2)
+    full = -(-accelerated // 2)
+    points = tuple(Fraction(1) if r < full else Fraction(1, 2) for r in range(accelerated))
+    return tuple(Acceleration(pid, points) for pid in ids[:group_a])
 
 
 def _with_blocks(t: Tournament, rnd: int, blocks: dict[int, RoundEntry | None]) -> Tournament:
@@ -232,7 +323,7 @@ def _with_blocks(t: Tournament, rnd: int, blocks: dict[int, RoundEntry | None]) 
 
 def _play_round(rng: random.Random, t: Tournament, rnd: int, plan: _Plan, cfg: GenConfig) -> Tournament:
     """Enter round `rnd`'s absences, pair it with the engine, enter the results."""
-    from .engine import pair
+    from .engine import NoValidPairing, pair
 
     ppm = cfg.ppm
     ids = [p.id for p in t.players]
@@ -241,8 +332,9 @@ def _play_round(rng: random.Random, t: Tournament, rnd: int, plan: _Plan, cfg: G
     out = set(withdrawn) | set(late)
     blocks: dict[int, RoundEntry | None] = {pid: RoundEntry(None, None, "Z") for pid in late}
     available = [pid for pid in ids if pid not in out]
+    burst = bool(ppm["bye_burst_rate"]) and _chance(rng, ppm["bye_burst_rate"])  # no draw at rate 0
     for pid in available:
-        if _chance(rng, ppm["bye_rate"]):
+        if (rng.randrange(100) < BURST_BYE_PERCENT) if burst else _chance(rng, ppm["bye_rate"]):
             blocks[pid] = RoundEntry(None, None, _pick(rng, BYE_CODES))
     if len(available) - sum(1 for pid in available if pid in blocks) < 2:
         for pid in available:
@@ -250,14 +342,20 @@ def _play_round(rng: random.Random, t: Tournament, rnd: int, plan: _Plan, cfg: G
     t = _with_blocks(t, rnd, blocks)
     # Withdrawn players: absent for the engine (XXZ) while pairing, a blank block after.
     t = dataclasses.replace(t, absent_next=tuple(withdrawn))
-    result = pair(t, rnd, cfg.edition)
+    try:
+        result = pair(t, rnd, cfg.edition)
+    except NoValidPairing as exc:
+        raise _Unpairable(Unpairable(rnd, t, exc)) from exc
+    except Exception as exc:
+        raise RoundFailed(rnd, t, exc) from exc
     t = append_round(t, result.as_pairs(), result.bye, rnd)
     t = dataclasses.replace(t, absent_next=())
     rating = {p.id: p.rating for p in t.players}
     final: dict[int, RoundEntry | None] = {pid: None for pid in withdrawn}
     for white, black in result.as_pairs():
         if _chance(rng, ppm["forfeit_rate"]):
-            if rng.randrange(100) < DOUBLE_FORFEIT_PERCENT:
+            # Whole percents (one draw of 100), as before the rate could be set.
+            if rng.randrange(100) * (PPM // 100) < ppm["double_forfeit_rate"]:
                 rw, rb = "-", "-"
             else:
                 rw, rb = ("+", "-") if rng.randrange(2) == 0 else ("-", "+")
@@ -268,15 +366,56 @@ def _play_round(rng: random.Random, t: Tournament, rnd: int, plan: _Plan, cfg: G
     return _with_blocks(t, rnd, final)
 
 
-def _attempt(seed: int, attempt: int, cfg: GenConfig) -> Tournament:
+@dataclass(frozen=True)
+class Unpairable:
+    """The round that ended a tournament generated `until_unpairable`: no valid pairing."""
+
+    round: int
+    tournament: Tournament  # as it was to be paired (that round's absences entered)
+    error: PairingError  # the engine's NoValidPairing
+
+
+class _Unpairable(Exception):
+    def __init__(self, found: Unpairable) -> None:
+        super().__init__(str(found.error))
+        self.found = found
+
+
+class RoundFailed(PairingError):
+    """The engine failed on a round of a tournament being generated; `tournament` is
+    that round's input (absences entered), to reproduce it."""
+
+    def __init__(self, rnd: int, tournament: Tournament, error: Exception) -> None:
+        super().__init__(f"round {rnd}: {type(error).__name__}: {error}")
+        self.round = rnd
+        self.tournament = tournament
+        self.error = error
+
+
+@dataclass(frozen=True)
+class Generated:
+    """A generated tournament, and the round without a valid pairing that ended it, if any."""
+
+    tournament: Tournament
+    unpairable: Unpairable | None = None
+
+
+def _attempt(seed: int, attempt: int, cfg: GenConfig) -> Generated:
     rng = random.Random(seed + attempt * (MAX_SEED + 1))
+    if cfg.profile == "stress":
+        cfg = _stress(rng, cfg)
     n = rng.randint(*cfg.players)
-    rounds = min(rng.randint(*cfg.rounds), max(1, n - 1))
+    # Played to the end, a field of n can have n - 1 rounds (n when odd: one PAB each).
+    most = n - 1 + n % 2 if cfg.until_unpairable else n - 1
+    rounds = min(rng.randint(*cfg.rounds), max(1, most))
     players = _players(rng, n, cfg)
     start = _dt.date(2026, 2, 1) + _dt.timedelta(days=rng.randrange(300))
     end = start + _dt.timedelta(days=rounds - 1)
     colour = Colour.WHITE if rng.randrange(2) == 0 else Colour.BLACK
-    plan = _plan(rng, [p.id for p in players], rounds, cfg)
+    ids = [p.id for p in players]
+    plan = _plan(rng, ids, rounds, cfg)
+    forbidden = _forbidden(rng, ids, cfg)
+    acceleration = baku_acceleration(ids, rounds) if cfg.acceleration == "baku" else ()
     header = (
         f"022 Random City {seed % 1000:03d}",
         f"032 {FEDERATIONS[seed % len(FEDERATIONS)]}",
@@ -289,10 +428,16 @@ def _attempt(seed: int, attempt: int, cfg: GenConfig) -> Tournament:
         "122 90'/40 moves + 30', 30\"/move",
     )
     t = Tournament(players=tuple(players), name=f"Random tournament {seed}", total_rounds=rounds,
-                   initial_colour=colour, header_lines=header, dialect=cfg.format)
+                   initial_colour=colour, forbidden=forbidden, acceleration=acceleration, header_lines=header,
+                   dialect=cfg.format)
     for rnd in range(1, rounds + 1):
-        t = _play_round(rng, t, rnd, plan, cfg)
-    return t
+        try:
+            t = _play_round(rng, t, rnd, plan, cfg)
+        except _Unpairable as stop:
+            if not cfg.until_unpairable:
+                raise stop.found.error from None
+            return Generated(t, stop.found)
+    return Generated(t)
 
 
 def generate(seed: int, cfg: GenConfig = GenConfig()) -> Tournament:
@@ -301,7 +446,16 @@ def generate(seed: int, cfg: GenConfig = GenConfig()) -> Tournament:
     Should a round have no valid pairing (possible with few players and many rounds),
     the whole tournament is drawn again from a generator seeded `seed + k * 2^63` for
     attempt k = 1, 2, ... (at most MAX_ATTEMPTS): still a function of the seed alone.
+    With `until_unpairable` (the stress profile) that round ends the tournament instead.
+
+    Raises:
+        RoundFailed: the engine failed on a round (anything but "no valid pairing").
     """
+    return play(seed, cfg).tournament
+
+
+def play(seed: int, cfg: GenConfig = GenConfig()) -> Generated:
+    """`generate`, telling also which round had no valid pairing, if one ended it."""
     from .engine import NoValidPairing
 
     if not 0 <= seed <= MAX_SEED:
