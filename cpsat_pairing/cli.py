@@ -638,8 +638,22 @@ GENERATE_HELP = (
     "given rates.\n\n"
     "The same seed and options give the same bytes on every machine. One tournament: --seed S --output "
     "PATH (stdout without --output). Many: --count K --output-dir DIR writes seeds S..S+K-1 as tSEED.trf "
-    "plus manifest.csv. --players and --rounds take N or A-B (drawn per tournament from the seed)."
+    "plus manifest.csv. --players and --rounds take N or A-B (drawn per tournament from the seed).\n\n"
+    "--profile stress draws each tournament's size and rates from its seed instead (the options above "
+    "then have no effect): tiny fields played until no round can be paired, many forfeits and double "
+    "forfeits, rounds of many byes, late entries arriving together, withdrawals, dense forbidden pairs, "
+    "Baku acceleration. --acceleration baku adds Baku acceleration (C.04.7) as XXA/250 records."
 )
+
+
+class GenProfile(StrEnum):
+    standard = "standard"
+    stress = "stress"
+
+
+class Acceleration(StrEnum):
+    none = "none"
+    baku = "baku"
 
 
 def _rate_option(name: str, meaning: str) -> Any:
@@ -665,6 +679,13 @@ def generate(
     count: Annotated[int | None, typer.Option("--count", "-k", min=1, help="Generate K tournaments (seeds S..S+K-1).")] = None,
     output_dir: Annotated[Path | None, typer.Option("--output-dir", "-d", help="Directory for --count.")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Tournaments generated in parallel (--count).")] = 1,
+    profile: Annotated[
+        GenProfile, typer.Option("--profile", help="standard, or stress (each tournament's own hard cases).",
+                                 case_sensitive=False)
+    ] = GenProfile.standard,
+    acceleration: Annotated[
+        Acceleration, typer.Option("--acceleration", help="none, or baku (C.04.7).", case_sensitive=False)
+    ] = Acceleration.none,
     config: Annotated[Path | None, typer.Option("--bbp-config", hidden=True)] = None,
 ) -> None:
     """Generate random tournaments (see GENERATE_HELP)."""
@@ -676,7 +697,8 @@ def generate(
     try:
         cfg = GenConfig(players=parse_range(players, "--players"), rounds=parse_range(rounds, "--rounds"),
                         edition=edition, draw_rate=draw_rate, forfeit_rate=forfeit_rate, bye_rate=bye_rate,
-                        late_rate=late_rate, withdraw_rate=withdraw_rate, format=fmt.value)
+                        late_rate=late_rate, withdraw_rate=withdraw_rate, format=fmt.value, profile=profile.value,
+                        acceleration=acceleration.value)
         if config is not None:
             cfg = bbp_config(config.read_text(encoding="utf-8"), cfg)
     except ValueError as exc:

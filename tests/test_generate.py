@@ -230,3 +230,41 @@ def test_bbp_config_reading() -> None:
     assert (cfg.lowest_rating, cfg.highest_rating) == (1500, 2400)
     with pytest.raises(ValueError, match="unknown"):
         gen.bbp_config("Colour=white\n")
+
+
+def test_stress_profile_draws_the_hard_cases_and_every_round_passes_the_audit() -> None:
+    """The stress profile (tiny fields to the end, forfeits, bye bursts, forbidden pairs,
+    Baku) on a few seeds per edition: every round legal and complete, every round
+    without a valid pairing confirmed independently (the full run: scripts/stress.py)."""
+    from cpsat_pairing.stress import audit
+
+    seen = {"tiny": 0, "forbidden": 0, "accelerated": 0, "unpairable": 0, "double forfeits": 0}
+    for edition in ("dutch-2026", "dutch-2017", "dutch-2013"):
+        for seed in range(1, 16):
+            a = audit(seed, edition)
+            assert a.ok, (a.errors, a.illegal, a.unconfirmed)
+            assert a.confirmed == a.unpairable
+            t = parse_trf(a.trf)
+            seen["tiny"] += len(t.players) <= 6
+            seen["forbidden"] += bool(t.forbidden)
+            seen["accelerated"] += bool(t.acceleration)
+            seen["unpairable"] += a.unpairable
+            seen["double forfeits"] += any(
+                e is not None and e.result == "-" and t.player(e.opponent).entry(r).result == "-"
+                for p in t.players for r, e in enumerate(p.rounds, 1) if e is not None and e.opponent)
+    assert all(seen.values()), seen
+
+
+def test_stress_profile_through_the_cli_is_reproducible(tmp_path: Path) -> None:
+    runner = CliRunner()
+    a = runner.invoke(app, ["generate", "--seed", "11", "--profile", "stress"])
+    b = runner.invoke(app, ["generate", "--seed", "11", "--profile", "stress"])
+    assert a.exit_code == 0 and a.stdout == b.stdout and a.stdout.startswith("012 Random tournament 11")
+
+
+def test_baku_acceleration_by_the_rules() -> None:
+    """C.04.7: 2*ceil(N/4) players in group A; 9 rounds: 5 accelerated, 3 of them with 1 point."""
+    acc = gen.baku_acceleration(list(range(1, 162)), 9)
+    assert len(acc) == 82 and acc[-1].player_id == 82
+    assert [str(x) for x in acc[0].points_by_round] == ["1", "1", "1", "1/2", "1/2"]
+    assert [str(x) for x in gen.baku_acceleration([1, 2, 3, 4, 5], 7)[0].points_by_round] == ["1", "1", "1/2", "1/2"]
