@@ -1,6 +1,6 @@
 """`python -m cpsat_pairing`: the same as the `cpsat-pairing` command."""
 
-from .cli import main
+from cpsat_pairing.interface.cli import main
 
 if __name__ == "__main__":
     main()

@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cpsat_pairing import distributed as dist  # noqa: E402
-from cpsat_pairing.check import check_files, counts  # noqa: E402
+from cpsat_pairing.apps import batch as dist
+from cpsat_pairing.apps.check import check_files, counts  # noqa: E402
 
 
 def _strip(reports):  # type: ignore[no-untyped-def]

@@ -117,7 +117,7 @@ def _text(path: Path) -> str:
 def main(argv: list[str]) -> int:
     from typer.testing import CliRunner
 
-    from cpsat_pairing.cli import app
+    from cpsat_pairing.interface.cli import app
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", type=Path)

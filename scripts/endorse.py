@@ -26,8 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cpsat_pairing import generate as gen  # noqa: E402
-from cpsat_pairing.check import MATCH, check_files, counts  # noqa: E402
+from cpsat_pairing.apps import generate as gen
+from cpsat_pairing.apps.check import MATCH, check_files, counts  # noqa: E402
 
 
 def _fmt(seconds: float) -> str:
@@ -83,7 +83,7 @@ def main() -> int:
 
     t1 = time.perf_counter()
     if a.scheduler:
-        from cpsat_pairing import distributed as dist
+        from cpsat_pairing.apps import batch as dist
 
         client, cluster = dist.connect(a.scheduler, workers=a.jobs)
         try:
@@ -110,7 +110,7 @@ def main() -> int:
     for message in failed:
         print(f"  generation failed: {message}")
     if a.json:
-        from cpsat_pairing.check import to_json
+        from cpsat_pairing.apps.check import to_json
 
         a.json.write_text(json.dumps(to_json(reports, a.edition), indent=1), encoding="utf-8")
     where = f"Dask {a.scheduler}" if a.scheduler else f"a pool of {a.jobs}"

@@ -22,11 +22,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cpsat_pairing.check import file_round, with_rounds_in_file  # noqa: E402
-from cpsat_pairing.engine import NoValidPairing, pair  # noqa: E402
-from cpsat_pairing.state import round_exists  # noqa: E402
-from cpsat_pairing.trf import read_trf  # noqa: E402
-from cpsat_pairing.tournament import Tournament  # noqa: E402
+from cpsat_pairing.apps.check import file_round, with_rounds_in_file  # noqa: E402
+from cpsat_pairing.dutch.rounds import NoValidPairing, pair  # noqa: E402
+from cpsat_pairing.domain.state import round_exists  # noqa: E402
+from cpsat_pairing.formats.trf_read import read_trf  # noqa: E402
+from cpsat_pairing.domain.tournament import Tournament  # noqa: E402
 
 
 def file_pairing(t: Tournament, rnd: int) -> tuple[set[tuple[int, int]], int | None]:

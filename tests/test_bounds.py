@@ -13,11 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from cpsat_pairing import bounds, bracket, lex
-from cpsat_pairing.compat import Compatibility
-from cpsat_pairing.engine import pair
-from cpsat_pairing.state import build_state, round_exists
-from cpsat_pairing.trf import read_trf
+from cpsat_pairing.solver import bounds
+
+from cpsat_pairing.dutch import bracket
+
+from cpsat_pairing.solver import lex
+from cpsat_pairing.domain.compat import Compatibility
+from cpsat_pairing.dutch.rounds import pair
+from cpsat_pairing.domain.state import build_state, round_exists
+from cpsat_pairing.formats.trf_read import read_trf
 
 from large import make_large
 from test_engine import CORPUS_2026, file_round

@@ -10,9 +10,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cpsat_pairing import __version__, cli, examples
-from cpsat_pairing.cli import app, main
-from cpsat_pairing.trf import parse_trf
+from cpsat_pairing import __version__
+
+from cpsat_pairing.interface import cli
+
+from cpsat_pairing import examples
+from cpsat_pairing.interface.cli import app, main
+from cpsat_pairing.formats.trf_read import parse_trf
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CORPUS_FILE = FIXTURES / "corpus/dutch-2026/dev/t000002.trf"
@@ -215,7 +219,7 @@ def test_edition_named_by_the_file_is_used_and_said(tmp_path: Path, monkeypatch:
     assert res.exit_code == 0 and json.loads(res.stdout)["edition"] == "dutch-2013"
     assert "dutch-2013" in res.stderr and "note" in res.stderr
     # An edition the file names but this installation has no model of: the default, said loudly.
-    from cpsat_pairing import editions
+    from cpsat_pairing.dutch import edition as editions
 
     monkeypatch.setattr(editions, "available", lambda: ["dutch-2026", "dutch-2017"])
     res = cli_runner.invoke(app, ["pair", str(path), "--round", "2", "-f", "json"])

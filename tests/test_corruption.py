@@ -17,9 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from cpsat_pairing.cli import app
+from cpsat_pairing.interface.cli import app
 from cpsat_pairing.errors import TrfError
-from cpsat_pairing.trf import parse_trf
+from cpsat_pairing.formats.trf_read import parse_trf
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -17,13 +17,15 @@ from types import SimpleNamespace
 import pytest
 from ortools.sat.python import cp_model
 
-from cpsat_pairing import lex, order
-from cpsat_pairing.counts import add_class_counts
-from cpsat_pairing.engine import pair
-from cpsat_pairing.lex import make_term
-from cpsat_pairing.state import PlayerState
-from cpsat_pairing.tournament import Colour
-from cpsat_pairing.trf import read_trf
+from cpsat_pairing.solver import lex
+
+from cpsat_pairing.dutch import order
+from cpsat_pairing.solver.counts import add_class_counts
+from cpsat_pairing.dutch.rounds import pair
+from cpsat_pairing.solver.lex import make_term
+from cpsat_pairing.domain.state import PlayerState
+from cpsat_pairing.domain.tournament import Colour
+from cpsat_pairing.formats.trf_read import read_trf
 
 from large import make_large
 

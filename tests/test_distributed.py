@@ -18,10 +18,10 @@ import pytest
 from distributed import Client, LocalCluster
 from typer.testing import CliRunner
 
-from cpsat_pairing import distributed as dist
-from cpsat_pairing import generate as gen
-from cpsat_pairing.check import check_files, counts
-from cpsat_pairing.cli import app
+from cpsat_pairing.apps import batch as dist
+from cpsat_pairing.apps import generate as gen
+from cpsat_pairing.apps.check import check_files, counts
+from cpsat_pairing.interface.cli import app
 
 N_FILES = 20
 

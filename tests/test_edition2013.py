@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from cpsat_pairing.check import file_round
-from cpsat_pairing.criteria2013 import variable, x1_z1
-from cpsat_pairing.editions import load_edition
-from cpsat_pairing.engine import make_boards, pair
-from cpsat_pairing.engine2013 import treated_as_homogeneous
-from cpsat_pairing.state import PlayerState, PrefKind, build_state, round_exists
-from cpsat_pairing.tournament import Colour
-from cpsat_pairing.trf import read_trf
+from cpsat_pairing.apps.check import file_round
+from cpsat_pairing.dutch.e2013.criteria import variable, x1_z1
+from cpsat_pairing.dutch.edition import load_edition
+from cpsat_pairing.dutch.rounds import make_boards, pair
+from cpsat_pairing.dutch.e2013.procedure import treated_as_homogeneous
+from cpsat_pairing.domain.state import PlayerState, PrefKind, build_state, round_exists
+from cpsat_pairing.domain.tournament import Colour
+from cpsat_pairing.formats.trf_read import read_trf
 
 CORPUS_2013 = Path(__file__).parent / "fixtures" / "corpus" / "dutch-2013" / "dev"
 # Rounds the model does not reproduce yet, with the rule we believe decides them.
@@ -125,7 +125,7 @@ def test_trace_speaks_2013() -> None:
 
 def test_explain_numbers_the_generation_order_and_colours_as_the_2013_text() -> None:
     """The 2013 text calls the generation order D.1-D.3 and the colour rules E.1-E.5."""
-    from cpsat_pairing.explain import explain
+    from cpsat_pairing.apps.explain import explain
 
     t = read_trf(CORPUS_2013 / "j000047.trf")
     t = dataclasses.replace(t, total_rounds=t.rounds_played)

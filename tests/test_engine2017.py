@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from cpsat_pairing.bracket2017 import BracketModel2017
-from cpsat_pairing.check import file_round, with_rounds_in_file
-from cpsat_pairing.criteria2017 import REGISTRY2017
-from cpsat_pairing.editions import edition_named, load_edition, resolve_edition
-from cpsat_pairing.engine import compatibility, pair
-from cpsat_pairing.engine2017 import completable
-from cpsat_pairing.state import build_state, round_exists
-from cpsat_pairing.trf import parse_trf, read_trf
+from cpsat_pairing.dutch.e2017.bracket import BracketModel2017
+from cpsat_pairing.apps.check import file_round, with_rounds_in_file
+from cpsat_pairing.dutch.e2017.criteria import REGISTRY2017
+from cpsat_pairing.dutch.edition import edition_named, load_edition, resolve_edition
+from cpsat_pairing.dutch.rounds import compatibility, pair
+from cpsat_pairing.dutch.e2017.procedure import completable
+from cpsat_pairing.domain.state import build_state, round_exists
+from cpsat_pairing.formats.trf_read import parse_trf, read_trf
 
 FIXTURES = Path(__file__).parent / "fixtures" / "corpus" / "dutch-2017"
 CORPUS_2017 = sorted(FIXTURES.glob("*/*.trf"))

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from cpsat_pairing.cli import app
-from cpsat_pairing.engine import pair
-from cpsat_pairing.explain import explain, why_not
-from cpsat_pairing.trf import read_trf
+from cpsat_pairing.interface.cli import app
+from cpsat_pairing.dutch.rounds import pair
+from cpsat_pairing.apps.explain import explain, why_not
+from cpsat_pairing.formats.trf_read import read_trf
 
 FILE = Path(__file__).parent / "fixtures/corpus/dutch-2026/dev/t000084.trf"  # 11 players, PAB every round
 runner = CliRunner()

@@ -12,13 +12,23 @@ from pathlib import Path
 
 import pytest
 
-from cpsat_pairing import bounds, bracket, engine, engine2013, lex, order
-from cpsat_pairing.bracket import BracketModel
-from cpsat_pairing.engine import NoValidPairing, pair
-from cpsat_pairing.lex import STATS, InfeasibleError, SolveLimitError
-from cpsat_pairing.output import bbp_pair_list
-from cpsat_pairing.state import round_exists
-from cpsat_pairing.trf import parse_trf, read_trf
+from cpsat_pairing.solver import bounds
+
+from cpsat_pairing.dutch import bracket
+
+from cpsat_pairing.dutch import rounds as engine
+
+from cpsat_pairing.dutch.e2013 import procedure as engine2013
+
+from cpsat_pairing.solver import lex
+
+from cpsat_pairing.dutch import order
+from cpsat_pairing.dutch.bracket import BracketModel
+from cpsat_pairing.dutch.rounds import NoValidPairing, pair
+from cpsat_pairing.solver.lex import STATS, InfeasibleError, SolveLimitError
+from cpsat_pairing.interface.render import bbp_pair_list
+from cpsat_pairing.domain.state import round_exists
+from cpsat_pairing.formats.trf_read import parse_trf, read_trf
 
 from test_engine import CORPUS_2026, FIXTURES, file_round
 

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cpsat_pairing import generate as gen
-from cpsat_pairing.check import check_data, counts
-from cpsat_pairing.cli import app, bbp_argv
-from cpsat_pairing.tournament import Colour
-from cpsat_pairing.trf import parse_trf
+from cpsat_pairing.apps import generate as gen
+from cpsat_pairing.apps.check import check_data, counts
+from cpsat_pairing.interface.cli import app, bbp_argv
+from cpsat_pairing.domain.tournament import Colour
+from cpsat_pairing.formats.trf_read import parse_trf
 
 runner = CliRunner()
 SMALL = gen.GenConfig(players=(12, 18), rounds=(4, 5))
@@ -236,7 +236,7 @@ def test_stress_profile_draws_the_hard_cases_and_every_round_passes_the_audit() 
     """The stress profile (tiny fields to the end, forfeits, bye bursts, forbidden pairs,
     Baku) on a few seeds per edition: every round legal and complete, every round
     without a valid pairing confirmed independently (the full run: scripts/stress.py)."""
-    from cpsat_pairing.stress import audit
+    from cpsat_pairing.apps.stress import audit
 
     seen = {"tiny": 0, "forbidden": 0, "accelerated": 0, "unpairable": 0, "double forfeits": 0}
     for edition in ("dutch-2026", "dutch-2017", "dutch-2013"):

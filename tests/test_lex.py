@@ -8,11 +8,13 @@ from pathlib import Path
 import pytest
 from ortools.sat.python import cp_model
 
-from cpsat_pairing import lex, order
-from cpsat_pairing.check import file_round
-from cpsat_pairing.engine import pair
-from cpsat_pairing.lex import InfeasibleError, LexSolver, Term
-from cpsat_pairing.trf import read_trf
+from cpsat_pairing.solver import lex
+
+from cpsat_pairing.dutch import order
+from cpsat_pairing.apps.check import file_round
+from cpsat_pairing.dutch.rounds import pair
+from cpsat_pairing.solver.lex import InfeasibleError, LexSolver, Term
+from cpsat_pairing.formats.trf_read import read_trf
 
 
 def _matching_model(seed: int) -> tuple[cp_model.CpModel, list[int], dict[tuple[int, int], cp_model.IntVar]]:

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from cpsat_pairing.matching import LazyAdjacency, is_perfect, max_matching
+from cpsat_pairing.solver.matching import LazyAdjacency, is_perfect, max_matching
 
 
 def _graph(seed: int) -> list[list[int]]:

@@ -12,10 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from cpsat_pairing import bracket, lex, order
-from cpsat_pairing.engine import pair
-from cpsat_pairing.repair import repair
-from cpsat_pairing.trf import read_trf
+from cpsat_pairing.dutch import bracket
+
+from cpsat_pairing.solver import lex
+
+from cpsat_pairing.dutch import order
+from cpsat_pairing.dutch.rounds import pair
+from cpsat_pairing.solver.repair import repair
+from cpsat_pairing.formats.trf_read import read_trf
 
 from large import make_large
 

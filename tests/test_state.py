@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from cpsat_pairing.state import Float, PrefKind, StateRules, build_state
-from cpsat_pairing.tournament import Colour, Player, RoundEntry, Tournament
+from cpsat_pairing.domain.state import Float, PrefKind, StateRules, build_state
+from cpsat_pairing.domain.tournament import Colour, Player, RoundEntry, Tournament
 
 W, B = Colour.WHITE, Colour.BLACK
 

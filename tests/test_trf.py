@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from cpsat_pairing.errors import FileAccessError, InconsistentData, TrfError
-from cpsat_pairing.tournament import PENDING_RESULT, Colour, ForbiddenPairs, Outcome, RoundEntry, Scoring
-from cpsat_pairing.trf import (
+from cpsat_pairing.domain.tournament import PENDING_RESULT, Colour, ForbiddenPairs, Outcome, RoundEntry, Scoring
+from cpsat_pairing.formats.trf_read import (
     append_round,
     format_points,
     parse_trf,

@@ -1,0 +1,172 @@
+"""Check many files on a Dask cluster (the optional extra `[distributed]`).
+
+One task per file.  The client reads each file and sends its bytes with the task, so
+workers need the package (same version) but no shared file system; a worker runs
+`check.check_data` on the bytes and sends the report back.  Reports stream back as they
+complete (`on_done`, e.g. a progress bar) and are returned in the order of the paths,
+exactly one per path -- the same list `check.check_files` returns, so the summary, JSON
+and HTML report are the local ones.
+
+Lost workers: when a worker dies, the scheduler gives its tasks to another worker
+(Dask's own bookkeeping: up to `distributed.scheduler.allowed-failures` deaths per
+task).  A task that still fails -- `KilledWorker` after repeated deaths, or any other
+error of the machinery -- is submitted again, up to `retries` more times, under a new
+key; a file whose every try failed gets an error report (exit code 2).  Each path's
+report is stored once, by its index, whatever arrives twice.
+
+Only a bounded number of tasks is in flight at a time (`window`), so ten thousand
+files do not all sit in the scheduler's memory at once.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from cpsat_pairing import __version__
+from cpsat_pairing.errors import ExitCode
+
+try:  # the optional extra
+    import distributed as _distributed
+except ImportError:  # pragma: no cover - exercised when the extra is missing
+    _distributed = None
+
+INSTALL_HINT = "install the optional extra: pip install 'cpsat-pairing[distributed]'"
+LOCAL = "local"  # --scheduler local: a LocalCluster on this machine
+
+
+class DistributedUnavailable(RuntimeError):
+    """`distributed` is not installed."""
+
+
+def available() -> bool:
+    return _distributed is not None
+
+
+def _require() -> Any:
+    if _distributed is None:
+        raise DistributedUnavailable(f"checking on a Dask cluster needs the 'distributed' package: {INSTALL_HINT}")
+    return _distributed
+
+
+def worker_version() -> str:
+    """Runs on each worker: the package version there (fails where it is not installed)."""
+    return __version__
+
+
+def check_task(data: bytes | None, path: str, edition: str, rounds: str | None) -> dict[str, Any]:
+    """The task: one file's report (runs on a worker)."""
+    from cpsat_pairing.apps.check import check_data
+
+    return check_data(data, path, edition, rounds)
+
+
+def _error_report(path: str, edition: str, message: str, code: int) -> dict[str, Any]:
+    return {"file": path, "edition": edition, "rounds": [], "error": message, "exit_code": code}
+
+
+def _read(path: str) -> bytes | dict[str, Any]:
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        return {"error": f"{path}: {exc.strerror or exc}", "exit_code": int(ExitCode.FILE_ACCESS)}
+
+
+def connect(scheduler: str, workers: int = 2, timeout: str = "20s") -> tuple[Any, Any]:
+    """(client, cluster) for `tcp://HOST:PORT`, or for "local": a LocalCluster of
+    `workers` single-threaded worker processes (cluster None when remote)."""
+    d = _require()
+    if scheduler == LOCAL:
+        cluster = d.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                 dashboard_address=":0")
+        return d.Client(cluster), cluster
+    return d.Client(scheduler, timeout=timeout), None
+
+
+def check_workers(client: Any) -> list[str]:
+    """Warnings about the workers: none connected, or another package version.
+
+    Raises RuntimeError when a worker cannot import the package at all.
+    """
+    try:
+        versions = client.run(worker_version)
+    except Exception as exc:
+        raise RuntimeError(f"the Dask workers cannot run cpsat_pairing (is it installed on every worker?): "
+                           f"{type(exc).__name__}: {exc}") from exc
+    out = []
+    if not versions:
+        out.append("no Dask worker is connected yet; tasks wait for one")
+    other = sorted({v for v in versions.values() if v != __version__})
+    if other:
+        out.append(f"workers run cpsat-pairing {', '.join(other)}, this client {__version__}")
+    return out
+
+
+def check_files_dask(
+    paths: Sequence[str],
+    client: Any,
+    edition: str = "dutch-2026",
+    rounds: str | None = None,
+    on_done: Callable[[dict[str, Any]], None] | None = None,
+    retries: int = 2,
+    window: int | None = None,
+    task: Callable[..., dict[str, Any]] = check_task,
+) -> list[dict[str, Any]]:
+    """Check `paths` on the cluster behind `client`; reports in the order of `paths`."""
+    d = _require()
+    if window is None:
+        threads = sum(client.nthreads().values()) or 1
+        window = max(64, 4 * threads)
+    run = uuid.uuid4().hex[:12]
+    results: dict[int, dict[str, Any]] = {}
+    tries: dict[int, int] = {}
+    pending = iter(range(len(paths)))
+    futures: dict[Any, int] = {}
+    ac = d.as_completed()
+
+    def done(i: int, report: dict[str, Any]) -> None:
+        if i in results:
+            return  # a report arrives once per path, whatever happens to the workers
+        results[i] = report
+        if on_done:
+            on_done(report)
+
+    def submit(i: int) -> None:
+        data = _read(paths[i])
+        if isinstance(data, dict):
+            done(i, _error_report(str(paths[i]), edition, data["error"], data["exit_code"]))
+            return
+        tries[i] = tries.get(i, 0) + 1
+        fut = client.submit(task, data, str(paths[i]), edition, rounds, key=f"check-{run}-{i}-{tries[i]}",
+                            pure=False)
+        futures[fut] = i
+        ac.add(fut)
+
+    def top_up() -> None:
+        while len(futures) < window:
+            i = next(pending, None)
+            if i is None:
+                return
+            submit(i)
+
+    top_up()
+    while futures:
+        fut = next(ac)
+        i = futures.pop(fut)
+        try:
+            report = fut.result()
+        except Exception as exc:  # a lost worker (KilledWorker) or a failure of the machinery
+            if tries[i] <= retries:
+                submit(i)
+            else:
+                done(i, _error_report(str(paths[i]), edition,
+                                      f"{paths[i]}: the cluster could not check it after {tries[i]} tries: "
+                                      f"{type(exc).__name__}: {exc}", int(ExitCode.UNEXPECTED)))
+        else:
+            done(i, report)
+        fut.release()
+        top_up()
+    assert len(results) == len(paths)
+    return [results[i] for i in range(len(paths))]

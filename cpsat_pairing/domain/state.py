@@ -1,0 +1,243 @@
+"""Per-player state for pairing round R: the definitions of the rules (2026 Art. 1).
+
+A `RoundState` is the tournament "as of" round R: rounds 1..R-1 are history; round R
+only contributes who is absent.  Everything here is derived, never stored in the file:
+score, colour history, colour difference and preference, float history, PAB
+eligibility, topscorer status.  Editions that define a term differently (the 2017 float
+rule for unplayed rounds, the 2013 bye rule) take a switch from the edition data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+from fractions import Fraction
+
+from cpsat_pairing.domain.tournament import Colour, Outcome, Tournament
+
+
+class PrefKind(IntEnum):
+    """Strength of a colour preference (Art. 1.7); higher is stronger."""
+
+    NONE = 0
+    MILD = 1
+    STRONG = 2
+    ABSOLUTE = 3
+
+
+class Float(IntEnum):
+    NONE = 0
+    DOWN = 1
+    UP = 2
+
+
+@dataclass(frozen=True, slots=True)
+class StateRules:
+    """The edition-dependent parts of the definitions."""
+
+    # 2026 Art. 1.4.3: an unplayed round gives a downfloat only with PAB or more than a
+    # loss's points; 2017 A.4.b: any unplayed round gives a downfloat.
+    unplayed_downfloat: str = "points"  # "points" | "always"
+    # Which earlier rounds make a player ineligible for the PAB.
+    # "win_points": a PAB, or a win's points in one round without playing (2026 [C2]);
+    # "pab_or_forfeit_win": a PAB or a forfeit win (2017 C.2; a full-point bye does not
+    # count, as in the reference engines);
+    # "any_points": any points without playing (2013 B.1.b).
+    bye_rule: str = "win_points"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    """What the pairing rules need to know about one player before round R."""
+
+    id: int
+    score: Fraction  # points from rounds 1..R-1 (the real standings score)
+    pairing_score: Fraction  # score plus acceleration points for round R
+    rating: int
+    colours: tuple[Colour, ...]  # colours of played games, oldest first
+    opponents: frozenset[int]  # players met over the board (forfeits are not meetings)
+    floats: tuple[Float, ...]  # float received in rounds 1..R-1 (index r-1)
+    pab_eligible: bool
+    unplayed: int  # rounds 1..R-1 without a game over the board
+    topscorer: bool
+    had_pab: bool
+    # Derived from `colours` once: the criteria ask for them for every candidate pair.
+    cd: int = field(init=False, compare=False)
+    pref_kind: PrefKind = field(init=False, compare=False)
+    pref_colour: Colour | None = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cd", self._cd())
+        object.__setattr__(self, "pref_kind", self._pref_kind())
+        object.__setattr__(self, "pref_colour", self._pref_colour())
+
+    def _cd(self) -> int:
+        """Colour difference (Art. 1.6): games with White minus games with Black."""
+        return sum(1 if c is Colour.WHITE else -1 for c in self.colours)
+
+    def _pref_kind(self) -> PrefKind:
+        cs = self.colours
+        if not cs:
+            return PrefKind.NONE
+        cd = self._cd()
+        if cd > 1 or cd < -1 or (len(cs) >= 2 and cs[-1] == cs[-2]):
+            return PrefKind.ABSOLUTE
+        if cd != 0:
+            return PrefKind.STRONG
+        return PrefKind.MILD
+
+    def _pref_colour(self) -> Colour | None:
+        """The preferred colour (Art. 1.7), or None when the player has no preference."""
+        cs = self.colours
+        if not cs:
+            return None
+        cd = self._cd()
+        if cd < -1:
+            return Colour.WHITE
+        if cd > 1:
+            return Colour.BLACK
+        if len(cs) >= 2 and cs[-1] == cs[-2]:
+            return cs[-1].opposite
+        if cd < 0:
+            return Colour.WHITE
+        if cd > 0:
+            return Colour.BLACK
+        return cs[-1].opposite
+
+    def float_in(self, rounds_ago: int) -> Float:
+        """The float received `rounds_ago` rounds before the round being paired."""
+        i = len(self.floats) - rounds_ago
+        return self.floats[i] if i >= 0 else Float.NONE
+
+
+@dataclass(frozen=True)
+class RoundState:
+    """The tournament as seen when pairing round `round`."""
+
+    tournament: Tournament
+    round: int
+    players: dict[int, PlayerState]  # every player with a line, absent or not
+    present: tuple[int, ...]  # ids to pair in round R, in ranking order (Art. 1.2)
+    absent: frozenset[int]
+
+    def rank_key(self, pid: int) -> tuple[Fraction, int]:
+        """Ranking order (Art. 1.2): pairing score descending, then TPN ascending."""
+        return (-self.players[pid].pairing_score, pid)
+
+    @property
+    def is_last_round(self) -> bool:
+        total = self.tournament.total_rounds
+        return total is not None and self.round >= total
+
+
+def round_exists(t: Tournament, rnd: int) -> bool:
+    """True when the file already holds pairings for round `rnd` (replay of that round)."""
+    for p in t.players:
+        e = p.entry(rnd)
+        if e is not None and (e.opponent is not None or e.result == "U"):
+            return True
+    return False
+
+
+def absent_players(t: Tournament, rnd: int) -> frozenset[int]:
+    """Players not to be paired in round `rnd`.
+
+    When the file already has round `rnd` (re-pairing it), everyone without a pairing
+    there was absent; otherwise only pre-entered byes (`0000 - H/F/Z`, TRF-2026 `240`,
+    JaVaFo `XXZ`) mark absence.
+    """
+    out: set[int] = set()
+    existing = round_exists(t, rnd)
+    for p in t.players:
+        e = p.entry(rnd)
+        if existing:
+            if e is None or (e.opponent is None and e.result != "U"):
+                out.add(p.id)
+        elif e is not None and e.opponent is None and e.result in "HFZ":
+            out.add(p.id)
+    out.update(t.byes.get(rnd, {}).keys())
+    if not existing:
+        out.update(t.absent_next)
+    return frozenset(out)
+
+
+def build_state(t: Tournament, rnd: int, rules: StateRules = StateRules()) -> RoundState:
+    """Derive every player's state before round `rnd` from rounds 1..rnd-1."""
+    sc = t.scoring
+    ids = [p.id for p in t.players]
+    # Scores before each round, needed to tell floats in past rounds.
+    score_before: dict[int, list[Fraction]] = {pid: [Fraction(0)] for pid in ids}
+    acc = {a.player_id: a for a in t.acceleration}
+    for r in range(1, rnd):
+        for p in t.players:
+            e = p.entry(r)
+            pts = sc.points(e.outcome) if e is not None else Fraction(0)
+            score_before[p.id].append(score_before[p.id][-1] + pts)
+
+    def pscore(pid: int, r: int) -> Fraction:
+        """Score used for pairing round r (accelerated), as it was before round r."""
+        a = acc.get(pid)
+        return score_before[pid][r - 1] + (a.points(r) if a else Fraction(0))
+
+    max_pts = max(sc.win, sc.draw)
+    topscorer_line = Fraction(max_pts * (rnd - 1), 2)
+    last = t.total_rounds is not None and rnd >= t.total_rounds
+
+    players: dict[int, PlayerState] = {}
+    for p in t.players:
+        colours: list[Colour] = []
+        opps: set[int] = set()
+        floats: list[Float] = []
+        had_pab = False
+        won_without_playing = False
+        points_without_playing = False
+        unplayed = 0
+        for r in range(1, rnd):
+            e = p.entry(r)
+            if e is not None and e.played:
+                assert e.opponent is not None
+                if e.colour is not None:
+                    colours.append(e.colour)
+                opps.add(e.opponent)
+                mine, theirs = pscore(p.id, r), pscore(e.opponent, r)
+                floats.append(Float.DOWN if mine > theirs else Float.UP if mine < theirs else Float.NONE)
+                continue
+            unplayed += 1
+            outcome = e.outcome if e is not None else Outcome.ZPB
+            pts = sc.points(outcome)
+            if outcome is Outcome.PAB:
+                had_pab = True
+            if pts >= sc.win and pts > 0:
+                won_without_playing = True
+            if pts > 0:
+                points_without_playing = True
+            if rules.unplayed_downfloat == "always":
+                floats.append(Float.DOWN)
+            else:
+                floats.append(Float.DOWN if (outcome is Outcome.PAB or pts > sc.loss) else Float.NONE)
+        if rules.bye_rule == "win_points":
+            eligible = not had_pab and not won_without_playing
+        elif rules.bye_rule == "pab_or_forfeit_win":
+            eligible = not had_pab and not any(
+                (e := p.entry(r)) is not None and not e.played and e.result == "+"
+                for r in range(1, rnd)
+            )
+        else:
+            eligible = not had_pab and not points_without_playing
+        score = score_before[p.id][rnd - 1]
+        players[p.id] = PlayerState(
+            id=p.id,
+            score=score,
+            pairing_score=pscore(p.id, rnd),
+            rating=p.rating,
+            colours=tuple(colours),
+            opponents=frozenset(opps),
+            floats=tuple(floats),
+            pab_eligible=eligible,
+            unplayed=unplayed,
+            topscorer=last and score > topscorer_line,
+            had_pab=had_pab,
+        )
+    absent = absent_players(t, rnd)
+    present = sorted((pid for pid in ids if pid not in absent), key=lambda i: (-players[i].pairing_score, i))
+    return RoundState(t, rnd, players, tuple(present), absent)

@@ -1,0 +1,184 @@
+"""Why a round has no valid pairing: the players who cannot be paired, and the reason.
+
+The rules leave such a round to the arbiter (2026 Art. 1.9.3), who needs to know whom
+to look at.  Two kinds of obstacle exist:
+
+* a player with no compatible opponent at all (everybody present already met, or kept
+  apart by [C3] or a forbidden pair) who may not take the PAB either ([C2], or the
+  field is even);
+* a group of players who can be paired only among themselves and with a few others
+  (Tutte's condition): more groups with an odd number of players than those others
+  can absorb.  The groups come from the Gallai-Edmonds decomposition of the
+  compatibility graph: the players some maximum matching leaves unpaired, split into
+  connected groups, and their neighbours outside.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cpsat_pairing.domain.compat import Compatibility, absolute_colour_clash
+from cpsat_pairing.solver.matching import max_matching
+from cpsat_pairing.domain.state import RoundState
+
+# Above this many players the group analysis (one matching per player) is skipped.
+GROUP_ANALYSIS_UP_TO = 400
+
+
+@dataclass(frozen=True)
+class Isolated:
+    """A player with no compatible opponent present, and why."""
+
+    player: int
+    met: tuple[int, ...]  # present players already met ([C1])
+    colour_clash: tuple[int, ...]  # present players with the same absolute colour preference ([C3])
+    forbidden: tuple[int, ...]  # present players he may not meet (forbidden pairs)
+    pab_refused: str | None  # why he may not take the PAB instead, if the field is odd
+
+
+@dataclass(frozen=True)
+class OddGroups:
+    """Groups of players who can meet only one another and `partners`; each group has
+    an odd number of players, so each needs one of the partners: `len(groups)` groups,
+    `len(partners)` partners."""
+
+    groups: tuple[tuple[int, ...], ...]
+    partners: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    isolated: tuple[Isolated, ...]
+    odd_groups: OddGroups | None
+
+    @property
+    def players(self) -> list[int]:
+        """The players the arbiter should look at."""
+        if self.isolated:
+            return [i.player for i in self.isolated]
+        if self.odd_groups is not None:
+            return sorted(p for g in self.odd_groups.groups for p in g)
+        return []
+
+    def sentences(self) -> list[str]:
+        out = [_isolated_sentence(i) for i in self.isolated]
+        if not self.isolated and self.odd_groups is not None:
+            out.append(_groups_sentence(self.odd_groups))
+        return out
+
+
+def _names(ids: tuple[int, ...] | list[int]) -> str:
+    ids = list(ids)
+    if len(ids) <= 1:
+        return "".join(map(str, ids))
+    return ", ".join(map(str, ids[:-1])) + f" and {ids[-1]}"
+
+
+def _isolated_sentence(i: Isolated) -> str:
+    parts = []
+    if i.met:
+        parts.append(f"already played {_names(i.met)}")
+    if i.colour_clash:
+        parts.append(f"has the same absolute colour preference as {_names(i.colour_clash)} ([C3])")
+    if i.forbidden:
+        parts.append(f"may not meet {_names(i.forbidden)} (forbidden pairs)")
+    why = "; ".join(parts) if parts else "is the only player present"
+    text = f"player {i.player} has no possible opponent ({why})"
+    if i.pab_refused:
+        text += f" and may not receive the PAB ({i.pab_refused})"
+    return text
+
+
+def _groups_sentence(g: OddGroups) -> str:
+    need = len(g.groups) - len(g.partners)
+    if all(len(grp) == 1 for grp in g.groups):
+        players = _names([grp[0] for grp in g.groups])
+        only = f"only with {_names(g.partners)}" if g.partners else "with nobody"
+        return f"players {players} can each be paired {only}, so at least {need} of them cannot be paired"
+    groups = " and ".join("{" + ", ".join(map(str, grp)) + "}" for grp in g.groups)
+    others = f" or with {_names(g.partners)}" if g.partners else ""
+    return (f"the groups of players {groups} can be paired only within themselves{others}; each group has an "
+            f"odd number of players, so at least {need} of them cannot be paired")
+
+
+def _pab_refused(st: RoundState, p: int, odd: bool) -> str | None:
+    if not odd:
+        return "the number of players is even"
+    if not st.players[p].pab_eligible:
+        return "[C2]: already had a PAB or scored a win without playing"
+    return None
+
+
+def diagnose(st: RoundState, present: list[int], ok: Compatibility) -> Diagnosis:
+    """Why `present` has no complete round-pairing (assumed: it has none)."""
+    odd = len(present) % 2 == 1
+    pset = frozenset(present)
+    isolated = []
+    lone_byes = 0
+    forbidden_of = ok.forbidden_opponents
+    for p in present:
+        if ok.neighbours(p) & pset:
+            continue
+        refused = _pab_refused(st, p, odd)
+        if refused is None:
+            lone_byes += 1  # may take the PAB: a problem only if another needs it too
+        a = st.players[p]
+        others = sorted(q for q in present if q != p)
+        isolated.append(Isolated(
+            p,
+            met=tuple(q for q in others if q in a.opponents),
+            colour_clash=tuple(q for q in others if q not in a.opponents and absolute_colour_clash(a, st.players[q])),
+            forbidden=tuple(q for q in others if q in forbidden_of(p)),
+            pab_refused=refused,
+        ))
+    if isolated and (lone_byes < len(isolated) or lone_byes > 1):
+        return Diagnosis(tuple(sorted(isolated, key=lambda i: i.player)), None)
+    return Diagnosis((), _odd_groups(st, present, ok) if len(present) <= GROUP_ANALYSIS_UP_TO else None)
+
+
+def _odd_groups(st: RoundState, present: list[int], ok: Compatibility) -> OddGroups | None:
+    """The Gallai-Edmonds obstacle of the compatibility graph (with the PAB as one more
+    vertex when the field is odd)."""
+    odd = len(present) % 2 == 1
+    index = {p: i for i, p in enumerate(present)}
+    n = len(present) + odd
+    adj: list[list[int]] = [[] for _ in range(n)]
+    for p in present:
+        adj[index[p]] = [index[q] for q in ok.neighbours(p) if q in index]
+    if odd:
+        bye = n - 1
+        for p in present:
+            if st.players[p].pab_eligible:
+                adj[index[p]].append(bye)
+                adj[bye].append(index[p])
+    size = sum(1 for v, m in enumerate(max_matching(adj)) if m > v)
+    deficient = []
+    for v in range(n):
+        without = [[w for w in row if w != v] if u != v else [] for u, row in enumerate(adj)]
+        if sum(1 for u, m in enumerate(max_matching(without)) if m > u) == size:
+            deficient.append(v)  # some maximum matching leaves v unpaired
+    d = set(deficient)
+    partners = sorted({w for v in d for w in adj[v]} - d)
+    groups: list[list[int]] = []
+    seen: set[int] = set()
+    for v in deficient:
+        if v in seen:
+            continue
+        stack, comp = [v], []
+        seen.add(v)
+        while stack:
+            u = stack.pop()
+            comp.append(u)
+            for w in adj[u]:
+                if w in d and w not in seen:
+                    seen.add(w)
+                    stack.append(w)
+        groups.append(comp)
+    odd_groups = [g for g in groups if len(g) % 2 == 1]
+    if len(odd_groups) <= len(partners):
+        return None
+
+    def ids(vs: list[int]) -> tuple[int, ...]:
+        return tuple(sorted(present[v] for v in vs if v < len(present)))
+
+    return OddGroups(tuple(ids(g) for g in odd_groups), ids(partners))

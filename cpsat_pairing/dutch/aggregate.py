@@ -1,0 +1,179 @@
+"""A bracket model that sees the next scoregroup as counts, not as pairs.
+
+The bracket's own tiers need its pairs one by one; the next scoregroup matters only
+through [C8] (how many pairs the next bracket can make, by the score of their higher
+player) and completion.  Modelling every pair of a 100-player next scoregroup costs
+thousands of variables in each of a bracket's solves.  Here each next-scoregroup
+resident n only says *how* it will be paired -- with a downfloater of this bracket
+(`up[n]`), with another resident of its group (`w[n]`), or further down (`exit[n]`) --
+and each bracket player p whether it floats into the next scoregroup (`dn[p]`).  The
+number of pairs inside the next scoregroup is a unary counter over `w`.
+
+This relaxes the rules' model: it allows count patterns no real pairing realises.  Its
+lexicographic optimum is the rules' answer whenever it can be realised, which
+`complete()` checks with a blossom matching; the engine falls back to the pair-by-pair
+model when it cannot (see engine.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Iterable
+
+from ortools.sat.python import cp_model
+
+from cpsat_pairing.dutch.bracket import BracketModel, Pair
+from cpsat_pairing.solver.lex import LexSolver, add_linear
+from cpsat_pairing.solver.matching import is_perfect
+
+
+@dataclass
+class AggregateBracketModel(BracketModel):
+    dn: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    up: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    w: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    nn_pairs: list[cp_model.IntVar] = field(default_factory=list)  # unary: pairs inside the next scoregroup
+
+    def __post_init__(self) -> None:
+        self._setup()
+        self.lazy = True
+        self.x_in_bracket = True
+        ns = frozenset(self.next_group)
+        self.players = [p for p in self.remaining if p in self.in_bracket or p in ns]
+        pset = frozenset(self.players)
+        self.lower = [p for p in self.remaining if p not in pset]
+        ok = self.compatible
+        m = self.model
+        nb = ok.neighbours
+        bracket = self.bracket  # in ranking order, as `remaining`
+        self._make_pairs((p, [q for q in bracket[i + 1 :] if q in nb(p)]) for i, p in enumerate(bracket))
+        lower_set = frozenset(self.lower)
+        for p in self.bracket:
+            if not nb(p).isdisjoint(ns):
+                self.dn[p] = m.new_bool_var(f"dn_{p}")
+        for n in self.next_group:
+            if not nb(n).isdisjoint(self.in_bracket):
+                self.up[n] = m.new_bool_var(f"up_{n}")
+            if not nb(n).isdisjoint(ns):
+                self.w[n] = m.new_bool_var(f"w_{n}")
+        odd = len(self.remaining) % 2
+        adj = self.adj_index  # constraints by index: the modelling layer costs 1 us a term
+        for p in self.players:
+            terms = [i for _, i in adj[p]]
+            for d in (self.dn, self.up, self.w):
+                if p in d:
+                    terms.append(d[p].index)
+            if self.lower and not nb(p).isdisjoint(lower_set):
+                self.exit[p] = m.new_bool_var(f"exit_{p}")
+                terms.append(self.exit[p].index)
+            if odd and p in self.pab_allowed:
+                self.u[p] = m.new_bool_var(f"u_{p}")
+                terms.append(self.u[p].index)
+            add_linear(m, terms, [1] * len(terms), 1)
+        if odd and not self.lower:
+            m.add(sum(self.u.values()) == 1)
+        elif odd:
+            m.add(sum(self.u.values()) <= 1)
+        if self.exit:
+            m.add(sum(self.exit.values()) <= len(self.lower))
+        m.add(sum(self.dn.values()) == sum(self.up.values()))
+        self.nn_pairs = [m.new_bool_var(f"nn_{i}") for i in range(len(self.w) // 2)]
+        m.add(2 * sum(self.nn_pairs) == sum(self.w.values()))
+        for a, b in zip(self.nn_pairs, self.nn_pairs[1:]):
+            m.add_implication(b, a)
+        for p in self.bracket:
+            d = m.new_bool_var(f"df_{p}")
+            self.df[p] = d
+            terms = [i for q, i in adj[p] if self.inside(p, q)] + [d.index]
+            add_linear(m, terms, [1] * len(terms), 1)
+        self.add_parity_cuts()
+        all_vars = [*self.x.values(), *self.dn.values(), *self.up.values(), *self.w.values(), *self.nn_pairs]
+        all_vars += [*self.u.values(), *self.exit.values(), *self.df.values()]
+        self.solver = LexSolver(m, all_vars, workers=self.workers)
+        self._restrict()
+
+    def _leaving(self, p: int, g: frozenset[int]) -> list[cp_model.IntVar]:
+        """As in the pair model, plus the next-scoregroup counts that leave g."""
+        out = [v for q, v in self.adj[p] if q not in g]
+        ns = self.next_group
+        if p in self.dn and not all(n in g for n in ns):
+            out.append(self.dn[p])
+        if p in self.up and not self.in_bracket <= g:
+            out.append(self.up[p])
+        if p in self.w and not all(n in g for n in ns):
+            out.append(self.w[p])
+        for d in (self.exit, self.u):
+            if p in d:
+                out.append(d[p])
+        return out
+
+    def next_bracket_pairs(self) -> dict[Fraction, list[cp_model.IntVar]]:
+        by_level: dict[Fraction, list[cp_model.IntVar]] = {}
+        for p, v in self.dn.items():
+            by_level.setdefault(self.score[p], []).append(v)
+        if self.nn_pairs:
+            by_level.setdefault(self.score[self.next_group[0]], []).extend(self.nn_pairs)
+        return by_level
+
+    # -- realising the counts ------------------------------------------------------
+
+    def complete(self) -> list[Pair] | None:
+        """A complete round-pairing with the incumbent's bracket pairs and counts, or None."""
+        val = self.solver.var_value
+        chosen = self.chosen_pairs()
+        floaters = [p for p, v in self.dn.items() if val(v)]
+        group = [n for n in self.next_group if (n in self.up and val(self.up[n])) or (n in self.w and val(self.w[n]))]
+        verts = floaters + group
+        index = {p: i for i, p in enumerate(verts)}
+        adj: list[list[int]] = [[] for _ in verts]
+        group_set = frozenset(group)
+        for i, p in enumerate(verts):
+            for n in self.compatible.neighbours(p) & group_set:
+                j = index[n]
+                if j > i:
+                    adj[i].append(j)
+                    adj[j].append(i)
+        ok, mate = is_perfect(adj)
+        if not ok:
+            return None
+        chosen += [(p, verts[mate[i]]) for i, p in enumerate(verts) if mate[i] > i]
+        below = self.complete_below()
+        return None if below is None else chosen + below
+
+    def start_from(self, pairs: Iterable[Pair]) -> bool:
+        """Take a complete round-pairing of the remaining players as the incumbent."""
+        partner = self._take_witness(pairs)
+        if partner is None:
+            return False
+        ns = frozenset(self.next_group)
+        vals: dict[int, int] = {v.index: 0 for v in self.solver.all_vars}
+        nn = 0
+        for p in self.players:
+            q = partner.get(p)
+            if q is None:
+                var = self.u.get(p)
+            elif p in self.in_bracket and q in self.in_bracket:
+                var = self.x.get((p, q), self.x.get((q, p)))
+            elif p in self.in_bracket and q in ns:
+                var = self.dn.get(p)
+            elif p in ns and q in self.in_bracket:
+                var = self.up.get(p)
+            elif p in ns and q in ns:
+                var = self.w.get(p)
+                nn += 1
+            else:
+                var = self.exit.get(p)
+            if var is None:
+                return False
+            vals[var.index] = 1
+        for v in self.nn_pairs[: nn // 2]:
+            vals[v.index] = 1
+        for p, v in self.df.items():
+            q = partner.get(p)
+            vals[v.index] = int(q is None or not self.inside(p, q))
+        self.solver.values = vals
+        return True
+
+    def force(self, pairs: Iterable[Pair]) -> None:
+        raise NotImplementedError("a given pairing is scored on the pair-by-pair model")

@@ -1,0 +1,444 @@
+"""The CP-SAT model of one bracket (2026 Art. 3), over every player still to pair.
+
+Variables: `x[p, q]` for each compatible pair of remaining players (absolute criteria
+[C1]-[C3] and forbidden pairs decide which pairs exist at all), `u[p]` when p is left
+unpaired (receives the PAB), `df[p]` when a bracket player is not paired inside the
+bracket (a downfloater).  Pairs among lower players are in the model only as a witness
+that the rest of the round can still be completed ([C4]); their choice is revisited
+when their own bracket is paired.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from fractions import Fraction
+from typing import Iterable
+
+from ortools.sat.python import cp_model
+
+from cpsat_pairing.solver.bounds import CountBound
+from cpsat_pairing.domain.compat import Compatibility
+from cpsat_pairing.solver.lex import LexSolver, add_linear, make_term
+from cpsat_pairing.solver.repair import repair
+from cpsat_pairing.domain.state import RoundState
+
+Pair = tuple[int, int]
+
+# Models with at least this many pair variables first solve each tier restricted to
+# the pairs near the natural S1-S2 partners (lex.LexSolver.optional); smaller models
+# are solved whole.  WINDOWS are how near, in places within a scoregroup: the
+# restrictions tried one after another.  (4,000 rather than 8,000: 1,000 players, runs
+# interleaved, 13.0 s -> 11.6 s; the 500-player corpus rounds 3.9 s -> 3.4 s.)
+SPARSE_FROM = 4000
+WINDOWS = (8, 16)
+
+
+class PairIndices:
+    """Each player's neighbours with the proto index of their pair variable, read once:
+    the searches and the proposals of a big bracket walk every player's pairs several
+    times, and each read of an index crosses into C++ (5,000 players: 1.7 million
+    pairs)."""
+
+    adj: dict[int, list[tuple[int, cp_model.IntVar]]]
+
+    @cached_property
+    def adj_index(self) -> dict[int, list[tuple[int, int]]]:
+        return {p: [(q, v.index) for q, v in row] for p, row in self.adj.items()}
+
+
+@dataclass
+class BracketModel(PairIndices):
+    """Model and variables for pairing one bracket; `solver` holds the incumbent.
+
+    `players` are the players modelled pair by pair: all remaining players (the exact
+    model), or only the bracket and the next scoregroup (the lazy model), where a player
+    paired further down is an `exit` and completion is checked afterwards.
+    """
+
+    state: RoundState
+    remaining: list[int]  # every player still to pair, ranking order
+    bracket: list[int]  # bracket players in ranking order (MDPs first): BSN = index + 1
+    mdps: frozenset[int]
+    next_group: list[int]  # residents of the following scoregroup (for [C8])
+    compatible: Compatibility
+    pab_allowed: frozenset[int]  # who may be left unpaired ([C2] and the fixed [C5])
+    workers: int = 1
+    pab_score: Fraction | None = None  # the [C5] score fixed for the round
+    lazy: bool = False
+    # The bracket alone: only pairs inside the bracket, every other player a downfloater.
+    # Used for the tiers that depend on nothing else (see `local_vars`).
+    local: bool = False
+    model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
+    x: dict[Pair, cp_model.IntVar] = field(default_factory=dict)
+    u: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    exit: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    df: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    adj: dict[int, list[tuple[int, cp_model.IntVar]]] = field(default_factory=dict)
+    # The complete round-pairing the model started from (`start_from`): partner by player.
+    witness: dict[int, int] = field(default_factory=dict)
+
+    def _setup(self) -> None:
+        """What every kind of bracket model knows before its variables exist."""
+        self.bsn = {p: i + 1 for i, p in enumerate(self.bracket)}
+        self.mdps = frozenset(self.mdps)
+        self.in_bracket = frozenset(self.bracket)
+        self.residents = [p for p in self.bracket if p not in self.mdps]
+        self.score = {p: self.state.players[p].pairing_score for p in self.remaining}
+        self._bracket_pairs: list[tuple[Pair, cp_model.IntVar]] | None = None
+        # Every pair variable joins two bracket players (the local and aggregate models).
+        self.x_in_bracket = self.local
+        self._mdp_pairs: list[tuple[Pair, cp_model.IntVar]] | None = None
+
+    def __post_init__(self) -> None:
+        self._setup()
+        if self.local:
+            self.players = list(self.bracket)
+        elif self.lazy:
+            upper = self.in_bracket | frozenset(self.next_group)
+            self.players = [p for p in self.remaining if p in upper]
+        else:
+            self.players = list(self.remaining)
+        pset = frozenset(self.players)
+        self.lower = [p for p in self.remaining if p not in pset]
+        m = self.model
+        nb, players, local, inside = self.compatible.neighbours, self.players, self.local, self.inside
+        self._make_pairs(
+            (p, [q for q in players[i + 1 :] if q in nb(p) and (not local or inside(p, q))]) for i, p in enumerate(players)
+        )
+        if self.local:
+            for p in self.bracket:
+                d = m.new_bool_var(f"df_{p}")
+                self.df[p] = d
+                terms = [i for _, i in self.adj_index[p]] + [d.index]
+                add_linear(m, terms, [1] * len(terms), 1)
+            self.solver = LexSolver(m, list(self.x.values()) + list(self.df.values()), workers=self.workers)
+            self._restrict()
+            return
+        odd = len(self.remaining) % 2
+        lower_set = frozenset(self.lower)
+        adj = self.adj_index  # constraints by index: the modelling layer costs 1 us a term
+        for p in self.players:
+            terms = [i for _, i in adj[p]]
+            if self.lower and not self.compatible.neighbours(p).isdisjoint(lower_set):
+                e = m.new_bool_var(f"exit_{p}")
+                self.exit[p] = e
+                terms.append(e.index)
+            if odd and p in self.pab_allowed:
+                up = m.new_bool_var(f"u_{p}")
+                self.u[p] = up
+                terms.append(up.index)
+            add_linear(m, terms, [1] * len(terms), 1)
+        if odd and not self.lower:
+            m.add(sum(self.u.values()) == 1)
+        elif odd:
+            m.add(sum(self.u.values()) <= 1)
+        if self.exit:
+            m.add(sum(self.exit.values()) <= len(self.lower))
+        for p in self.bracket:
+            d = m.new_bool_var(f"df_{p}")
+            self.df[p] = d
+            terms = [i for q, i in adj[p] if self.inside(p, q)] + [d.index]
+            add_linear(m, terms, [1] * len(terms), 1)
+        self.add_parity_cuts()
+        all_vars = list(self.x.values()) + list(self.u.values()) + list(self.exit.values()) + list(self.df.values())
+        self.solver = LexSolver(m, all_vars, workers=self.workers)
+        self._restrict()
+
+    def _make_pairs(self, rows: Iterable[tuple[int, list[int]]]) -> None:
+        """x[p, q] for each p and each q of its row (q after p in ranking order), with
+        the players' neighbour lists, by variable and by index (`adj_index`, filled here:
+        each new variable takes the next proto index, so none is read back)."""
+        m = self.model
+        adj: dict[int, list[tuple[int, cp_model.IntVar]]] = {p: [] for p in self.players}
+        adj_index: dict[int, list[tuple[int, int]]] = {p: [] for p in self.players}
+        index = self.first_pair_index = len(m.proto.variables)
+        x = self.x
+        assert not x
+        for p, row in rows:
+            for q in row:
+                v = m.new_bool_var("")  # unnamed: 1.7 million names at 5,000 players cost memory and time
+                x[p, q] = v
+                adj[p].append((q, v))
+                adj[q].append((p, v))
+                adj_index[p].append((q, index))
+                adj_index[q].append((p, index))
+                index += 1
+        assert index == len(m.proto.variables)
+        self.adj = adj
+        self.adj_index = adj_index
+
+    def _restrict(self) -> None:
+        """Give a big model's solver its restriction and the count model's bound."""
+        self.solver.optional = self.optional_pairs()
+        if self.solver.optional:
+            self.solver.bound = lambda chunk, fixed: self.counts.minimum(chunk, fixed)
+            self.solver.repair = lambda chunk: repair(self, chunk)
+
+    @cached_property
+    def counts(self) -> CountBound:
+        """The bracket's count model (bounds.py), built on first use: most tiers never need it."""
+        return CountBound(self)
+
+    def optional_pairs(self) -> list[list[int]]:
+        """Pairs of a big model that a solve can first try without (LexSolver.optional),
+        one list per window.
+
+        Within a scoregroup of g players the pairings the rules prefer join places i and
+        i + g/2 (S1 with S2) and, after exchanges and transpositions, places near those;
+        pairs farther than a window's places from both are rarely chosen (2,000 players:
+        the pairing of a 386-player bracket has 43 pairs farther than 8 places, none
+        farther than 13).  Pairs across scoregroups (MDPs, floaters) are always kept:
+        there are few of them."""
+        if len(self.x) < SPARSE_FROM:
+            return []
+        # Scoregroups as small integers (comparing Fractions was most of the time here).
+        group_of: dict[Fraction, int] = {}
+        group: dict[int, int] = {}
+        place: dict[int, int] = {}
+        sizes: list[int] = []
+        for p in self.players:
+            g = group_of.setdefault(self.score[p], len(group_of))
+            if g == len(sizes):
+                sizes.append(0)
+            group[p], place[p] = (-1 if p in self.mdps else g), sizes[g]
+            sizes[g] += 1
+        half = [size // 2 for size in sizes]
+        out: list[list[int]] = [[] for _ in WINDOWS]
+        # The pair variables' indices are consecutive, in the order of `x` (_make_pairs).
+        for index, (p, q) in enumerate(self.x, self.first_pair_index):
+            g = group[p]
+            if g < 0 or g != group[q]:
+                continue
+            d = abs(place[p] - place[q])
+            off = min(d, abs(d - half[g]))
+            for level, window in enumerate(WINDOWS):
+                if off > window:
+                    out[level].append(index)
+        return [level for level in out if level]
+
+    def local_vars(self) -> frozenset[int]:
+        """Indices of the variables that describe the bracket alone: its inside pairs and
+        its downfloaters.  A tier over these only can be solved on the `local` model."""
+        return frozenset(v.index for _, v in self.bracket_pairs()) | frozenset(v.index for v in self.df.values())
+
+    def add_parity_cuts(self) -> None:
+        """Odd-set cuts: an odd set of players, none unpaired, sends a pair out.
+
+        They strengthen the matching relaxation (CP-SAT's LP sees fractional odd cycles
+        otherwise); they cut off no integer solution.
+        """
+        groups: list[list[int]] = []
+        by_score: dict[Fraction, list[int]] = {}
+        for p in self.players:
+            by_score.setdefault(self.score[p], []).append(p)
+        prefix: list[int] = []
+        for s in sorted(by_score, reverse=True):
+            groups.append(by_score[s])
+            prefix = prefix + by_score[s]
+            groups.append(list(prefix))
+        groups.append(list(self.bracket))
+        seen: set[frozenset[int]] = set()
+        for g in groups:
+            key = frozenset(g)
+            if len(g) % 2 == 0 or key in seen or len(g) == len(self.remaining):
+                continue
+            seen.add(key)
+            self.model.add(sum(v for p in g for v in self._leaving(p, key)) >= 1)
+
+    def _leaving(self, p: int, g: frozenset[int]) -> list[cp_model.IntVar]:
+        """Variables that pair p with someone outside the set g (or leave p unpaired)."""
+        out = [v for q, v in self.adj[p] if q not in g]
+        for d in (self.exit, self.u):
+            if p in d:
+                out.append(d[p])
+        return out
+
+    def complete(self) -> list[Pair] | None:
+        """A complete round-pairing extending the incumbent, or None if none exists.
+
+        Exits must find partners among the lower players, who pair among themselves; at
+        most one player stays unpaired, and only one allowed the PAB ([C2], [C5]).
+        """
+        chosen = self.chosen_pairs()
+        if not self.lazy:
+            return chosen
+        below = self.complete_below()
+        return None if below is None else chosen + below
+
+    def complete_below(self) -> list[Pair] | None:
+        """Partners below for the exits, the lower players paired among themselves.
+
+        A maximum matching over the exits and the lower players, started from the
+        witness (`start_from`): most of its pairs still fit, so only a few players need
+        an augmenting path, and only the players those searches reach have their
+        neighbours listed (2,000 players: 3.2 s -> well under a second per round)."""
+        exits = [p for p, v in self.exit.items() if self.solver.var_value(v)]
+        unpaired_above = any(self.solver.var_value(v) for v in self.u.values())
+        verts = exits + self.lower
+        index = {p: i for i, p in enumerate(verts)}
+        lower_set = frozenset(self.lower)
+        vert_set = frozenset(verts)
+        neighbours = self.compatible.neighbours
+        n_exits = len(exits)
+        dummy = len(verts) if len(verts) % 2 else -1
+        if dummy >= 0 and unpaired_above:
+            return None
+
+        def row(i: int) -> list[int]:
+            if i == dummy:
+                return [index[q] for q in self.lower if q in self.pab_allowed]
+            p = verts[i]
+            if i < n_exits:  # an exit meets a lower player
+                return [index[q] for q in sorted(neighbours(p) & lower_set, key=index.__getitem__)]
+            out = [index[q] for q in sorted(neighbours(p) & vert_set, key=index.__getitem__)]
+            if dummy >= 0 and p in self.pab_allowed:
+                out.append(dummy)
+            return out
+
+        size = len(verts) + (dummy >= 0)
+        mate = [-1] * size
+        for p, q in self.witness.items():
+            i, j = index.get(p), index.get(q)
+            if i is not None and j is not None and (i >= n_exits or j >= n_exits):
+                mate[i], mate[j] = j, i
+        if dummy >= 0:
+            free = [i for i in range(n_exits, len(verts)) if mate[i] == -1 and verts[i] in self.pab_allowed]
+            if free:
+                mate[free[0]], mate[dummy] = dummy, free[0]
+        from cpsat_pairing.solver.matching import LazyAdjacency, is_perfect
+
+        ok, mate = is_perfect(LazyAdjacency(size, row), mate)
+        if not ok:
+            return None
+        return [(p, verts[mate[i]]) for i, p in enumerate(verts) if i < mate[i] < len(verts)]
+
+    # -- expressions --------------------------------------------------------------
+
+    def pairs_within(self, a: Iterable[int], b: Iterable[int] | None = None) -> list[cp_model.IntVar]:
+        """Pair variables with one end in `a` and the other in `b` (or both in `a`)."""
+        aset = frozenset(a)
+        bset = aset if b is None else frozenset(b)
+        out = []
+        for (p, q), v in self.x.items():
+            if (p in aset and q in bset) or (b is not None and q in aset and p in bset):
+                out.append(v)
+        return out
+
+    def inside(self, p: int, q: int) -> bool:
+        """A pair made inside the bracket: both in it, and not two MDPs (Art. 3.2:
+        MDPs in S1 meet residents in S2; two MDPs never form a pair of the bracket)."""
+        return p in self.in_bracket and q in self.in_bracket and not (p in self.mdps and q in self.mdps)
+
+    def bracket_pairs(self) -> list[tuple[Pair, cp_model.IntVar]]:
+        if self._bracket_pairs is None:
+            inb, mdps = self.in_bracket, self.mdps  # `inside`, inlined: millions of pairs
+            if not self.x_in_bracket:
+                self._bracket_pairs = [
+                    ((p, q), v) for (p, q), v in self.x.items() if p in inb and q in inb and not (p in mdps and q in mdps)
+                ]
+            elif len(mdps) < 2:
+                self._bracket_pairs = list(self.x.items())
+            else:
+                self._bracket_pairs = [((p, q), v) for (p, q), v in self.x.items() if not (p in mdps and q in mdps)]
+        return self._bracket_pairs
+
+    def mdp_pairs(self) -> list[tuple[Pair, cp_model.IntVar]]:
+        """The bracket's pairs with an MDP: the only ones whose players' scores differ."""
+        if self._mdp_pairs is None:
+            mdps = self.mdps
+            self._mdp_pairs = [(k, v) for k, v in self.bracket_pairs() if k[0] in mdps or k[1] in mdps]
+        return self._mdp_pairs
+
+    def next_bracket_pairs(self) -> dict[Fraction, list[cp_model.IntVar]]:
+        """[C8]: Booleans counting the next bracket's pairs (those with a next-scoregroup
+        resident as the lower player), by the score of the higher player."""
+        ns = frozenset(self.next_group)
+        nb = self.in_bracket | ns
+        by_level: dict[Fraction, list[cp_model.IntVar]] = {}
+        for (p, q), v in self.x.items():
+            if p in nb and q in nb and (p in ns or q in ns):
+                by_level.setdefault(max(self.score[p], self.score[q]), []).append(v)
+        return by_level
+
+    term = staticmethod(make_term)
+
+    # -- reading the incumbent ---------------------------------------------------
+
+    def _take_witness(self, pairs: Iterable[Pair]) -> dict[int, int] | None:
+        """The partner of each player in `pairs`, kept as the `witness`, if they form a
+        complete round-pairing of the remaining players ([C2]: the one left unpaired, if
+        any, may get the PAB); else None."""
+        partner: dict[int, int] = {}
+        for p, q in pairs:
+            partner[p], partner[q] = q, p
+        if sorted(partner) != sorted(partner.values()) or not set(partner) <= set(self.remaining):
+            return None
+        unmatched = [p for p in self.remaining if p not in partner]
+        if len(unmatched) != len(self.remaining) % 2 or any(p not in self.pab_allowed for p in unmatched):
+            return None
+        self.witness = partner
+        return partner
+
+    def start_from(self, pairs: Iterable[Pair]) -> bool:
+        """Take a complete round-pairing of the remaining players as the incumbent.
+
+        The previous bracket's solution, less the pairs it fixed, is such a pairing: no
+        feasibility solve is needed.  Returns False when `pairs` does not fit the model.
+        """
+        pset = frozenset(self.players)
+        partner = self._take_witness(pairs)
+        if partner is None:
+            return False
+        vals: dict[int, int] = {}
+        chosen = set()
+        for p in self.players:
+            q = partner.get(p)
+            if q is None:
+                if p not in self.u:
+                    return False
+                vals[self.u[p].index] = 1
+            elif q in pset:
+                key = (p, q) if (p, q) in self.x else (q, p)
+                if key not in self.x:
+                    return False
+                chosen.add(key)
+            else:
+                if p not in self.exit:
+                    return False
+                vals[self.exit[p].index] = 1
+        for key, v in self.x.items():
+            vals[v.index] = int(key in chosen)
+        for p, v in self.df.items():
+            vals[v.index] = int(not any(self.inside(*key) and p in key for key in chosen))
+        for v in self.solver.all_vars:
+            vals.setdefault(v.index, 0)
+        self.solver.values = vals
+        return True
+
+    def force(self, pairs: Iterable[Pair]) -> None:
+        """Fix the model to a given complete round-pairing (to score it on every tier)."""
+        pset = frozenset(self.players)
+        partner: dict[int, int] = {}
+        for p, q in pairs:
+            partner[p], partner[q] = q, p
+        m = self.model
+        for p in self.players:
+            q = partner.get(p)
+            if q is None:
+                m.add(self.u[p] == 1)
+            elif q in pset:
+                m.add(self.x[(p, q) if (p, q) in self.x else (q, p)] == 1)
+            else:
+                m.add(self.exit[p] == 1)
+
+    def chosen_pairs(self) -> list[Pair]:
+        values = self.solver.values
+        return [k for k, v in self.x.items() if values.get(v.index)]
+
+    def bracket_result(self) -> tuple[list[Pair], list[int]]:
+        """Pairs made inside the bracket, and the downfloaters (ranking order)."""
+        values = self.solver.values
+        pairs = [k for k, v in self.bracket_pairs() if values.get(v.index)]
+        floaters = [p for p in self.bracket if self.solver.var_value(self.df[p])]
+        return pairs, floaters

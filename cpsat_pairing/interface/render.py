@@ -1,0 +1,87 @@
+"""Renderings of a `Pairing`: rich table, JSON, bbpPairings pair list, TRF with the round.
+
+Pure functions from data to text or renderables; the CLI decides where they go.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from rich.table import Table
+
+from cpsat_pairing.dutch.rounds import Pairing
+from cpsat_pairing.domain.state import build_state
+from cpsat_pairing.domain.tournament import Tournament, history
+from cpsat_pairing.formats.trf_read import append_round, format_points, write_trf
+
+
+def _pts(x: Fraction) -> str:
+    return format_points(x)
+
+
+def bbp_pair_list(p: Pairing) -> str:
+    """bbpPairings' output: the number of lines, then `white black`, the PAB as `id 0`."""
+    lines = [f"{b.white} {b.black}" for b in p.boards]
+    if p.bye is not None:
+        lines.append(f"{p.bye} 0")
+    return "\n".join([str(len(lines))] + lines) + "\n"
+
+
+def pairing_to_dict(t: Tournament, p: Pairing) -> dict[str, Any]:
+    """Everything about the pairing as plain data (the `--format json` output)."""
+    st = build_state(t, p.round)
+    name = {pl.id: pl.name for pl in t.players}
+
+    def who(pid: int) -> dict[str, Any]:
+        ps = st.players[pid]
+        return {"id": pid, "name": name[pid], "score": float(ps.score)}
+
+    return {
+        "round": p.round,
+        "edition": p.edition,
+        "boards": [
+            {"board": i, "white": who(b.white), "black": who(b.black), "colour_rule": b.colour_rule}
+            for i, b in enumerate(p.boards, start=1)
+        ],
+        "bye": None if p.bye is None else who(p.bye),
+        "absent": p.absent,
+        "pab_score": None if p.pab_score is None else float(p.pab_score),
+        "brackets": [
+            {
+                "score": float(br.score),
+                "residents": br.residents,
+                "mdps": br.mdps,
+                "pairs": [list(pq) for pq in br.pairs],
+                "downfloaters": br.downfloaters,
+                "tiers": {name: value for name, value in br.tiers if value},
+            }
+            for br in p.brackets
+        ],
+    }
+
+
+def pairing_table(t: Tournament, p: Pairing) -> Table:
+    """The boards as an arbiter reads them: board, white, score, black, score."""
+    st = build_state(t, p.round)
+    name = {pl.id: pl.name for pl in t.players}
+    table = Table(title=f"Round {p.round} — {p.edition}", title_justify="left")
+    for col, justify in (("bd", "right"), ("white", "left"), ("pts", "right"), ("black", "left"), ("pts", "right")):
+        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    for i, b in enumerate(p.boards, start=1):
+        table.add_row(
+            str(i),
+            f"{b.white} {name[b.white]}",
+            _pts(st.players[b.white].score),
+            f"{b.black} {name[b.black]}",
+            _pts(st.players[b.black].score),
+        )
+    if p.bye is not None:
+        table.add_row("", f"{p.bye} {name[p.bye]}", _pts(st.players[p.bye].score), "bye (PAB)", "")
+    return table
+
+
+def trf_with_round(t: Tournament, p: Pairing, dialect: str = "trf16") -> str:
+    """The input tournament with the new round appended (results still to be played)."""
+    truncated = history(t, p.round)
+    return write_trf(append_round(truncated, p.as_pairs(), p.bye, p.round), dialect)

@@ -1,0 +1,152 @@
+"""Lower bounds for a big bracket's quality tiers from a model of counts.
+
+Every quality criterion weighs a pair by what the rules know of its two players (score,
+colour preference, float history, ...), never by who they are; and a downfloater, an
+exit or the PAB by the player's own such data.  Players alike in all of that form a
+*class*; a pairing then has a value on every tier that depends only on how many pairs
+join each two classes and how many players of each class float, exit, ...
+
+The *count model* has one integer per class pair and per class and kind of float.  It
+keeps each player's "paired exactly once" summed over his class, the round-wide limits
+and the tiers already fixed, and forgets who has met whom ([C1]) and the odd-set cuts.
+Every pairing of the bracket model maps onto a solution of it with the same tier
+values, so its optimum is a lower bound.  When a solution of the bracket model (found
+on its restriction, lex.py) reaches that bound, the tier is solved without proving it
+on the full model -- the proof is most of a big bracket's time.
+
+The mapping is checked, not assumed: if any tier weighs two variables of the same
+class (pair) differently, there is no bound and the full model decides.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+from ortools.sat.python import cp_model
+
+from cpsat_pairing.solver.lex import Term
+
+if TYPE_CHECKING:
+    from cpsat_pairing.dutch.bracket import BracketModel
+
+# CP-SAT work units for one count-model solve (deterministic; past it, no bound).
+BOUND_BUDGET = 0.3
+
+
+class CountBound:
+    """The count model of one bracket model, re-solved for each chunk of tiers."""
+
+    def __init__(self, bm: BracketModel) -> None:
+        self.bm = bm
+        st = bm.state
+        next_set = frozenset(bm.next_group)
+
+        def key(p: int) -> tuple:
+            ps = st.players[p]
+            role = "mdp" if p in bm.mdps else "bracket" if p in bm.in_bracket else "next" if p in next_set else "lower"
+            return (
+                role, ps.pairing_score, ps.pref_colour, ps.pref_kind, ps.cd, ps.colours[-2:], ps.float_in(1),
+                ps.float_in(2), ps.unplayed, ps.topscorer, p in bm.pab_allowed,
+            )
+
+        ids: dict[tuple, int] = {}
+        self.cls = {p: ids.setdefault(key(p), len(ids)) for p in bm.players}
+        self.size = [0] * len(ids)
+        for p in bm.players:
+            self.size[self.cls[p]] += 1
+        # group of each variable: ("x", a, b, inside) for the pairs joining classes
+        # a <= b, (family, a) for a player's own variable, ("v", index) for the rest.
+        self.group: dict[int, tuple] = {}
+        self.members: dict[tuple, int] = {}
+        for (p, q), v in bm.x.items():
+            a, b = sorted((self.cls[p], self.cls[q]))
+            self._add(v.index, ("x", a, b, bm.inside(p, q)))
+        families = {"df": bm.df, "u": bm.u, "exit": bm.exit}
+        for name in ("dn", "up", "w"):
+            families[name] = getattr(bm, name, {})
+        for name, family in families.items():
+            for p, v in family.items():
+                self._add(v.index, (name, self.cls[p]))
+        for v in getattr(bm, "nn_pairs", []):
+            self._add(v.index, ("v", v.index))
+        self.model = cp_model.CpModel()
+        self.var = {g: self.model.new_int_var(0, n, "") for g, n in self.members.items()}
+        self._add_structure()
+        self.fixed = 0  # how many of the bracket model's fixed tiers the model holds
+
+    def _add(self, index: int, g: tuple) -> None:
+        self.group[index] = g
+        self.members[g] = self.members.get(g, 0) + 1
+
+    def _add_structure(self) -> None:
+        """Each player paired exactly once, and inside the bracket or a downfloater, both
+        summed over his class; the round-wide limits on the PAB, exits and counts."""
+        bm, m = self.bm, self.model
+        degree: list[list] = [[] for _ in self.size]
+        inside: list[list] = [[] for _ in self.size]
+        family: dict[str, list] = {}
+        for g, v in self.var.items():
+            if g[0] == "x":
+                _, a, b, ins = g
+                for side in (a, b):
+                    degree[side].append(v)
+                    if ins:
+                        inside[side].append(v)
+            elif g[0] == "df":
+                inside[g[1]].append(v)
+            elif g[0] != "v":
+                degree[g[1]].append(v)
+            family.setdefault(g[0], []).append(v)
+        if not bm.local:  # the bracket alone (bm.local) has only the inside constraint
+            for c, n in enumerate(self.size):
+                m.add(sum(degree[c]) == n)
+        for c in {self.cls[p] for p in bm.bracket}:  # a class is all bracket or all not
+            m.add(sum(inside[c]) == self.size[c])
+        m.add(sum(family.get("u", [])) <= 1)
+        m.add(sum(family.get("exit", [])) <= len(bm.lower))
+        m.add(sum(family.get("dn", [])) == sum(family.get("up", [])))
+        m.add(2 * sum(family.get("v", [])) == sum(family.get("w", [])))
+
+    def _aggregate(self, term: Term) -> dict[tuple, int] | None:
+        """The term as (group -> coefficient), or None if it does not respect the groups."""
+        coef: dict[tuple, int] = {}
+        count: dict[tuple, int] = {}
+        for c, i in zip(term.coefs, term.indices):
+            g = self.group.get(i)
+            if g is None or coef.setdefault(g, c) != c:
+                return None
+            count[g] = count.get(g, 0) + 1
+        if any(n != self.members[g] for g, n in count.items()):
+            return None
+        return coef
+
+    def minimum(self, chunk: Sequence[tuple[Term, int]], fixed: Sequence[tuple[Term, int]]) -> int | None:
+        """A lower bound of sum(weight * term) over the bracket model with the `fixed`
+        tiers at their values (a list that only grows), or None."""
+        objective = []
+        for term, weight in chunk:
+            agg = self._aggregate(term)
+            if agg is None:
+                return None
+            objective += [(g, weight * c) for g, c in agg.items()]
+        for term, value in fixed[self.fixed :]:
+            agg = self._aggregate(term)
+            if agg is not None:  # a tier the counts cannot state is left out: still a relaxation
+                self.model.add(sum(c * self.var[g] for g, c in agg.items()) == value)
+        self.fixed = len(fixed)
+        self.model.minimize(sum(c * self.var[g] for g, c in objective))
+        solver = cp_model.CpSolver()
+        p = solver.parameters
+        p.num_workers = 1
+        p.random_seed = 0
+        p.max_deterministic_time = BOUND_BUDGET
+        # As the bracket models' solves (lex.py): with the LP's cuts and without
+        # symmetry detection and probing, the count model of a 180-player bracket's
+        # downfloater tiers is solved in 0.01 units instead of running out at 0.3.
+        p.linearization_level = 2
+        p.symmetry_level = 0
+        p.cp_model_probing_level = 0
+        p.use_sat_inprocessing = False
+        if solver.solve(self.model) != cp_model.OPTIMAL:
+            return None
+        return round(solver.objective_value)
