@@ -33,7 +33,7 @@ t0 = time.perf_counter()
 from cpsat_pairing.dutch.rounds import pair
 from cpsat_pairing.solver.lex import STATS
 from cpsat_pairing.interface.render import bbp_pair_list
-from cpsat_pairing.formats.trf_read import read_trf
+from cpsat_pairing.formats import read_trf
 p = pair(read_trf(sys.argv[1]), edition=sys.argv[2])
 print(json.dumps({"pairs": bbp_pair_list(p), "solve_s": STATS["solve_seconds"],
                   "build_s": STATS["build_seconds"], "solves": STATS["solves"], "bounded": STATS["bounded"],

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cpsat_pairing.formats.trf_read import format_points  # noqa: E402
+from cpsat_pairing.formats import format_points# noqa: E402
 
 
 def expected(ra: int, rb: int) -> float:

@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from cpsat_pairing.apps.check import MATCH, check_tournament, file_round  # noqa: E402
 from cpsat_pairing.domain.state import round_exists  # noqa: E402
 from cpsat_pairing.domain.tournament import Colour, RoundEntry, Tournament  # noqa: E402
-from cpsat_pairing.formats.trf_read import parse_trf, read_trf, write_trf  # noqa: E402
+from cpsat_pairing.formats import parse_trf, read_trf, write_trf# noqa: E402
 
 _COMPLEMENT = {"1": "0", "0": "1", "=": "=", "W": "L", "L": "W", "D": "D", "+": "-", "-": "+", "*": "*"}
 

@@ -15,7 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
 
 from cpsat_pairing.errors import PairingError
-from cpsat_pairing.formats.trf_read import parse_trf, read_trf, round_trip_view, write_trf
+from cpsat_pairing.formats import parse_trf, read_trf, round_trip_view, write_trf
 
 DEFAULT_FOLDERS = ("/work/shared/realtrf", "/work/shared/corpus")
 SKIP_SUFFIXES = {".md", ".csv", ".json", ".pairs", ".expected", ".py"}

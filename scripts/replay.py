@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from cpsat_pairing.apps.check import file_round, with_rounds_in_file  # noqa: E402
 from cpsat_pairing.dutch.rounds import NoValidPairing, pair  # noqa: E402
 from cpsat_pairing.domain.state import round_exists  # noqa: E402
-from cpsat_pairing.formats.trf_read import read_trf  # noqa: E402
+from cpsat_pairing.formats import read_trf# noqa: E402
 from cpsat_pairing.domain.tournament import Tournament  # noqa: E402
 
 

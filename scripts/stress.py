@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cpsat_pairing.apps import generate as gen
 from cpsat_pairing.dutch.edition import available  # noqa: E402
-from cpsat_pairing.apps.stress import Audit, audit_task  # noqa: E402
+from cpsat_pairing.apps.stress import audit_task  # noqa: E402
 
 
 def _audits(tasks: list[tuple[int, str, str]], jobs: int):

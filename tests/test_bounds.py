@@ -21,7 +21,7 @@ from cpsat_pairing.solver import lex
 from cpsat_pairing.domain.compat import Compatibility
 from cpsat_pairing.dutch.rounds import pair
 from cpsat_pairing.domain.state import build_state, round_exists
-from cpsat_pairing.formats.trf_read import read_trf
+from cpsat_pairing.formats import read_trf
 
 from large import make_large
 from test_engine import CORPUS_2026, file_round

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from cpsat_pairing.apps.check import VERDICTS, describe, parse_rounds
 from cpsat_pairing.interface.cli import app, main
-from cpsat_pairing.formats.trf_read import read_trf, write_trf
+from cpsat_pairing.formats import read_trf, write_trf
 
 ROOT = Path(__file__).resolve().parents[1]
 DEV = ROOT / "tests/fixtures/corpus/dutch-2026/dev"

@@ -16,7 +16,7 @@ from cpsat_pairing.interface import cli
 
 from cpsat_pairing import examples
 from cpsat_pairing.interface.cli import app, main
-from cpsat_pairing.formats.trf_read import parse_trf
+from cpsat_pairing.formats import parse_trf
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CORPUS_FILE = FIXTURES / "corpus/dutch-2026/dev/t000002.trf"

@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from cpsat_pairing.interface.cli import app
 from cpsat_pairing.errors import TrfError
-from cpsat_pairing.formats.trf_read import parse_trf
+from cpsat_pairing.formats import parse_trf
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).parent / "fixtures"

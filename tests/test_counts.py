@@ -25,7 +25,7 @@ from cpsat_pairing.dutch.rounds import pair
 from cpsat_pairing.solver.lex import make_term
 from cpsat_pairing.domain.state import PlayerState
 from cpsat_pairing.domain.tournament import Colour
-from cpsat_pairing.formats.trf_read import read_trf
+from cpsat_pairing.formats import read_trf
 
 from large import make_large
 

@@ -15,7 +15,7 @@ from cpsat_pairing.dutch.rounds import make_boards, pair
 from cpsat_pairing.dutch.e2013.procedure import treated_as_homogeneous
 from cpsat_pairing.domain.state import PlayerState, PrefKind, build_state, round_exists
 from cpsat_pairing.domain.tournament import Colour
-from cpsat_pairing.formats.trf_read import read_trf
+from cpsat_pairing.formats import read_trf
 
 CORPUS_2013 = Path(__file__).parent / "fixtures" / "corpus" / "dutch-2013" / "dev"
 # Rounds the model does not reproduce yet, with the rule we believe decides them.

@@ -10,7 +10,7 @@ from cpsat_pairing.apps.check import file_round as recorded
 from cpsat_pairing.dutch.rounds import NoValidPairing, pair
 from cpsat_pairing.interface.render import bbp_pair_list
 from cpsat_pairing.domain.state import round_exists
-from cpsat_pairing.formats.trf_read import parse_trf, read_trf
+from cpsat_pairing.formats import parse_trf, read_trf
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CORPUS_2026 = sorted((FIXTURES / "corpus" / "dutch-2026" / "dev").glob("*.trf"))

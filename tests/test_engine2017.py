@@ -15,7 +15,7 @@ from cpsat_pairing.dutch.edition import edition_named, load_edition, resolve_edi
 from cpsat_pairing.dutch.rounds import compatibility, pair
 from cpsat_pairing.dutch.e2017.procedure import completable
 from cpsat_pairing.domain.state import build_state, round_exists
-from cpsat_pairing.formats.trf_read import parse_trf, read_trf
+from cpsat_pairing.formats import parse_trf, read_trf
 
 FIXTURES = Path(__file__).parent / "fixtures" / "corpus" / "dutch-2017"
 CORPUS_2017 = sorted(FIXTURES.glob("*/*.trf"))

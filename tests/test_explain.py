@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from cpsat_pairing.interface.cli import app
 from cpsat_pairing.dutch.rounds import pair
 from cpsat_pairing.apps.explain import explain, why_not
-from cpsat_pairing.formats.trf_read import read_trf
+from cpsat_pairing.formats import read_trf
 
 FILE = Path(__file__).parent / "fixtures/corpus/dutch-2026/dev/t000084.trf"  # 11 players, PAB every round
 runner = CliRunner()

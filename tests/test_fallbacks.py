@@ -28,7 +28,7 @@ from cpsat_pairing.dutch.rounds import NoValidPairing, pair
 from cpsat_pairing.solver.lex import STATS, InfeasibleError, SolveLimitError
 from cpsat_pairing.interface.render import bbp_pair_list
 from cpsat_pairing.domain.state import round_exists
-from cpsat_pairing.formats.trf_read import parse_trf, read_trf
+from cpsat_pairing.formats import parse_trf, read_trf
 
 from test_engine import CORPUS_2026, FIXTURES, file_round
 

@@ -13,7 +13,7 @@ from cpsat_pairing.apps import generate as gen
 from cpsat_pairing.apps.check import check_data, counts
 from cpsat_pairing.interface.cli import app, bbp_argv
 from cpsat_pairing.domain.tournament import Colour
-from cpsat_pairing.formats.trf_read import parse_trf
+from cpsat_pairing.formats import parse_trf
 
 runner = CliRunner()
 SMALL = gen.GenConfig(players=(12, 18), rounds=(4, 5))

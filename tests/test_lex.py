@@ -14,7 +14,7 @@ from cpsat_pairing.dutch import order
 from cpsat_pairing.apps.check import file_round
 from cpsat_pairing.dutch.rounds import pair
 from cpsat_pairing.solver.lex import InfeasibleError, LexSolver, Term
-from cpsat_pairing.formats.trf_read import read_trf
+from cpsat_pairing.formats import read_trf
 
 
 def _matching_model(seed: int) -> tuple[cp_model.CpModel, list[int], dict[tuple[int, int], cp_model.IntVar]]:

@@ -16,7 +16,7 @@ from cpsat_pairing.dutch import rounds as engine
 from cpsat_pairing.apps.check import file_round
 from cpsat_pairing.domain.compat import Compatibility, absolute_colour_clash
 from cpsat_pairing.domain.state import build_state, round_exists
-from cpsat_pairing.formats.trf_read import read_trf
+from cpsat_pairing.formats import read_trf
 
 CORPUS = Path(__file__).parent / "fixtures" / "corpus" / "dutch-2026" / "dev"
 SAMPLE = [CORPUS / "t000031.trf", CORPUS / "t000158.trf", CORPUS / "t000182.trf"]

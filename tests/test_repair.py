@@ -19,7 +19,7 @@ from cpsat_pairing.solver import lex
 from cpsat_pairing.dutch import order
 from cpsat_pairing.dutch.rounds import pair
 from cpsat_pairing.solver.repair import repair
-from cpsat_pairing.formats.trf_read import read_trf
+from cpsat_pairing.formats import read_trf
 
 from large import make_large
 

@@ -10,15 +10,8 @@ import pytest
 
 from cpsat_pairing.errors import FileAccessError, InconsistentData, TrfError
 from cpsat_pairing.domain.tournament import PENDING_RESULT, Colour, ForbiddenPairs, Outcome, RoundEntry, Scoring
-from cpsat_pairing.formats.trf_read import (
-    append_round,
-    format_points,
-    parse_trf,
-    player_points,
-    read_trf,
-    round_trip_view,
-    write_trf,
-)
+from cpsat_pairing.domain.tournament import player_points
+from cpsat_pairing.formats import append_round, format_points, parse_trf, read_trf, round_trip_view, write_trf
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SKIP = {".md"}

@@ -6,7 +6,7 @@ import pytest
 
 from cpsat_pairing.dutch.rounds import NoValidPairing, pair
 from cpsat_pairing.apps.stress import complete_pairing_exists, pairable
-from cpsat_pairing.formats.trf_read import parse_trf
+from cpsat_pairing.formats import parse_trf
 
 from test_fallbacks import _no_pairing_round_4
 

@@ -36,7 +36,7 @@ from cpsat_pairing.dutch.rounds import BracketTrace, NoValidPairing, Pairing, il
 from cpsat_pairing.errors import ExitCode, PairingError
 from cpsat_pairing.domain.state import RoundState, build_state, round_exists
 from cpsat_pairing.domain.tournament import Colour, Tournament
-from cpsat_pairing.formats.trf_read import format_points, parse_trf, read_trf
+from cpsat_pairing.formats import format_points, parse_trf, read_trf
 
 MATCH = "match"
 COLOURS_DIFFER = "colours differ"

@@ -32,7 +32,7 @@ from cpsat_pairing.dutch.edition import Edition, load_edition
 from cpsat_pairing.dutch.rounds import BracketTrace, NoValidPairing, Pairing, illegalities, pair
 from cpsat_pairing.domain.state import RoundState, build_state
 from cpsat_pairing.domain.tournament import ForbiddenPairs, Tournament
-from cpsat_pairing.formats.trf_read import format_points
+from cpsat_pairing.formats import format_points
 
 
 def _ranked(st: RoundState, ids: list[int]) -> list[int]:

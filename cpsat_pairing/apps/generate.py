@@ -65,7 +65,7 @@ from typing import Any
 
 from cpsat_pairing.errors import ExitCode, PairingError
 from cpsat_pairing.domain.tournament import Acceleration, Colour, ForbiddenPairs, Player, RoundEntry, Tournament
-from cpsat_pairing.formats.trf_read import DIALECTS, append_round, write_trf
+from cpsat_pairing.formats import DIALECTS, append_round, write_trf
 
 __all__ = ["GenConfig", "Generated", "GenerationFailed", "RoundFailed", "Unpairable", "baku_acceleration",
            "expected_score_ppm", "generate", "generate_trf", "parse_range", "play", "result_probabilities_ppm"]

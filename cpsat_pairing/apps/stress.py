@@ -28,7 +28,7 @@ from cpsat_pairing.apps.check import file_round
 from cpsat_pairing.dutch.edition import load_edition
 from cpsat_pairing.domain.state import build_state, round_exists
 from cpsat_pairing.domain.tournament import Tournament
-from cpsat_pairing.formats.trf_read import write_trf
+from cpsat_pairing.formats import write_trf
 
 # Search steps after which the exhaustive search gives up and the algebraic test decides.
 SEARCH_LIMIT = 200_000

@@ -213,6 +213,12 @@ class Tournament:
         return last
 
 
+def player_points(player: Player, scoring: Scoring, upto: int | None = None) -> Fraction:
+    """Points from the player's round blocks (rounds 1..upto, all when None)."""
+    rounds = player.rounds if upto is None else player.rounds[:upto]
+    return sum((scoring.points(e.outcome) for e in rounds if e is not None), Fraction(0))
+
+
 def history(t: Tournament, rnd: int) -> Tournament:
     """The tournament as it stood before round `rnd` was paired.
 

@@ -28,7 +28,8 @@ from cpsat_pairing import __version__
 from cpsat_pairing import examples
 from cpsat_pairing.errors import ExitCode, FileAccessError, PairingError
 from cpsat_pairing.domain.tournament import Scoring, Tournament
-from cpsat_pairing.formats.trf_read import format_points, parse_trf, player_points, read_trf, tournament_to_dict, write_trf
+from cpsat_pairing.formats import format_points, parse_trf, read_trf, tournament_to_dict, write_trf
+from cpsat_pairing.domain.tournament import player_points
 
 PROG = "cpsat-pairing"
 EXAMPLE_NAME = "example"
@@ -719,7 +720,7 @@ def generate(
 
 def _generate_one(seed: int, cfg: Any, output: Path | None) -> None:
     from cpsat_pairing.apps.generate import generate as generate_tournament
-    from cpsat_pairing.formats.trf_read import write_trf
+    from cpsat_pairing.formats import write_trf
 
     if output is not None and output.is_dir():
         fail(f"{output}: is a directory (use --count K --output-dir DIR for many)", ExitCode.FILE_ACCESS)

@@ -13,7 +13,8 @@ from rich.table import Table
 from cpsat_pairing.dutch.rounds import Pairing
 from cpsat_pairing.domain.state import build_state
 from cpsat_pairing.domain.tournament import Tournament, history
-from cpsat_pairing.formats.trf_read import append_round, format_points, write_trf
+from cpsat_pairing.formats import append_round, format_points, write_trf
+from cpsat_pairing.formats.pair_list import write_pair_list
 
 
 def _pts(x: Fraction) -> str:
@@ -22,10 +23,7 @@ def _pts(x: Fraction) -> str:
 
 def bbp_pair_list(p: Pairing) -> str:
     """bbpPairings' output: the number of lines, then `white black`, the PAB as `id 0`."""
-    lines = [f"{b.white} {b.black}" for b in p.boards]
-    if p.bye is not None:
-        lines.append(f"{p.bye} 0")
-    return "\n".join([str(len(lines))] + lines) + "\n"
+    return write_pair_list(p.as_pairs(), p.bye)
 
 
 def pairing_to_dict(t: Tournament, p: Pairing) -> dict[str, Any]:
