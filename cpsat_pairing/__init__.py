@@ -1,3 +1,43 @@
-"""cpsat-pairing: the FIDE Dutch Swiss system on OR-Tools CP-SAT."""
+"""cpsat-pairing: the FIDE Swiss Dutch system on OR-Tools CP-SAT, with explanations.
 
-__version__ = "0.1.0"
+    >>> import cpsat_pairing as cp
+    >>> t = cp.read_trf("tournament.trf")          # or cp.parse_trf(text)
+    >>> p = cp.pair(t)                              # the next round, dutch-2026 unless told
+    >>> [(b.white, b.black) for b in p.boards], p.bye
+
+`cp.evaluate(t, round, pairs)` scores a given pairing on the same tiers, `cp.check`
+re-pairs every round of a paired file and says where it differs, `cp.explain` tells a
+pairing in the rules' terms.  Every error is a `PairingError`; input errors are also
+`ValueError`s that say where (file, line, column).
+"""
+
+from cpsat_pairing.apps.check import FileCheck, RoundCheck, Verdict, check
+from cpsat_pairing.apps.explain import RoundExplanation, WhyNot, explain, why_not
+from cpsat_pairing.domain.colours import ColourRule
+from cpsat_pairing.domain.tournament import Colour, Player, RoundEntry, Scoring, Tournament
+from cpsat_pairing.dutch.edition import Edition, load_edition
+from cpsat_pairing.dutch.result import Board, BracketTrace, Pairing
+from cpsat_pairing.dutch.rounds import evaluate, illegalities, pair
+from cpsat_pairing.errors import (
+    EditionError,
+    FileAccessError,
+    InconsistentData,
+    InputError,
+    LimitExceeded,
+    NoValidPairing,
+    PairingError,
+    SolveLimitError,
+    UnsupportedFeature,
+)
+from cpsat_pairing.formats import parse_trf, read_trf, write_trf
+from cpsat_pairing.solver.settings import SolverSettings
+from cpsat_pairing.solver.terms import Tier, TierKind
+from cpsat_pairing.version import __version__
+
+__all__ = [
+    "Board", "BracketTrace", "Colour", "ColourRule", "Edition", "EditionError", "FileAccessError", "FileCheck",
+    "InconsistentData", "InputError", "LimitExceeded", "NoValidPairing", "Pairing", "PairingError", "Player",
+    "RoundCheck", "RoundEntry", "RoundExplanation", "Scoring", "SolveLimitError", "SolverSettings", "Tier",
+    "TierKind", "Tournament", "UnsupportedFeature", "Verdict", "WhyNot", "__version__", "check", "evaluate",
+    "explain", "illegalities", "load_edition", "pair", "parse_trf", "read_trf", "why_not", "write_trf",
+]

@@ -34,7 +34,7 @@ class PairingError(Exception):
     exit_code: ExitCode = ExitCode.UNEXPECTED
 
 
-class TrfError(PairingError, ValueError):
+class InputError(PairingError, ValueError):
     """Raised when a TRF file cannot be read: says where (file, line, column) and why.
 
     `line` and `column` are 1-based; column 1 is the first character of the line
@@ -63,7 +63,7 @@ class TrfError(PairingError, ValueError):
         return f"{self.file}:{self.line}:{self.column}: {self.message}"
 
 
-class InconsistentData(TrfError):
+class InconsistentData(InputError):
     """Raised when records contradict each other (e.g. two players disagree on a game)."""
 
 
@@ -94,9 +94,27 @@ class UnsupportedFeature(PairingError, ValueError):
 
 
 class NoValidPairing(PairingError):
-    """Raised when the absolute criteria admit no pairing of the round."""
+    """The absolute criteria admit no pairing of the round: the arbiter decides (2026
+    Art. 1.9.3).  `players` are those the arbiter should look at, `reasons` says why,
+    a sentence each."""
 
     exit_code = ExitCode.NO_PAIRING
+
+    def __init__(self, message: str, players: list[int] | None = None, reasons: list[str] | None = None) -> None:
+        self.players = players or []
+        self.reasons = reasons or []
+        if self.reasons:
+            message += ": " + "; ".join(self.reasons)
+        elif self.players:
+            message += "; no compatible opponent for player(s) " + ", ".join(map(str, self.players))
+        super().__init__(message)
+
+
+class SolveLimitError(PairingError):
+    """A solve stopped at its time limit before proving its answer: the pairing would
+    not be the rules' answer, so none is given (exit 2, said plainly)."""
+
+    exit_code = ExitCode.UNEXPECTED
 
 
 class LimitExceeded(PairingError):

@@ -20,11 +20,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cpsat_pairing.apps import batch as dist
-from cpsat_pairing.apps.check import check_files, counts  # noqa: E402
+from cpsat_pairing.apps.batch import check_files  # noqa: E402
+from cpsat_pairing.apps.check import FileCheck, counts  # noqa: E402
+from cpsat_pairing.interface.check_view import file_json  # noqa: E402
 
 
-def _strip(reports):  # type: ignore[no-untyped-def]
-    return [{**r, "rounds": [{k: v for k, v in x.items() if k != "seconds"} for x in r["rounds"]]} for r in reports]
+def _strip(reports: list[FileCheck]) -> list[dict]:
+    """The reports as JSON, without timings."""
+    data = [file_json(r) for r in reports]
+    return [{**r, "rounds": [{k: v for k, v in x.items() if k != "seconds"} for x in r["rounds"]]} for r in data]
 
 
 def main() -> int:

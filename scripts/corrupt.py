@@ -5,7 +5,8 @@ Usage: python scripts/corrupt.py [--runs 1000] [--seed 1] [FILE ...]
 0) or be rejected as invalid input (exit 3) with a `FILE:LINE:COLUMN: message` line;
 exit 2 (unexpected error) or a traceback is a bug. Exits 1 if any run hit one.
 
-`corrupt(text, rng)` is also used by tests/test_corruption.py, driven by Hypothesis.
+The corruptions are `cpsat_pairing.testing.corrupt` (also used by the tests, driven by
+Hypothesis).
 """
 
 from __future__ import annotations
@@ -15,96 +16,12 @@ import random
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run from a checkout
 
-GARBAGE = ["x", "-", "+", "0", "9", " ", "  ", "\t", "é", "?", "=", "w", "b", "Z", "001 ", "\x00", "12.5", "XXR"]
-
-
-def _player_lines(lines: list[str]) -> list[int]:
-    return [i for i, line in enumerate(lines) if line.startswith("001")] or list(range(len(lines)))
-
-
-def change_char(lines: list[str], rng: random.Random) -> str:
-    i = rng.choice(_player_lines(lines))
-    line = lines[i]
-    if not line:
-        return "noop"
-    j = rng.randrange(len(line))
-    new = rng.choice("0123456789 -+=wbWBDLHFUZ.x?é\t")
-    lines[i] = line[:j] + new + line[j + 1 :]
-    return f"line {i + 1} col {j + 1}: {line[j]!r} -> {new!r}"
-
-
-def delete_part(lines: list[str], rng: random.Random) -> str:
-    i = rng.randrange(len(lines))
-    line = lines[i]
-    if not line:
-        return "noop"
-    j = rng.randrange(len(line))
-    k = rng.randint(j + 1, min(len(line), j + 12))
-    lines[i] = line[:j] + line[k:]
-    return f"line {i + 1}: deleted cols {j + 1}-{k}"
-
-
-def swap_digits(lines: list[str], rng: random.Random) -> str:
-    i = rng.choice(_player_lines(lines))
-    line = lines[i]
-    spots = [j for j in range(len(line) - 1) if line[j].isdigit() or line[j + 1].isdigit()]
-    if not spots:
-        return "noop"
-    j = rng.choice(spots)
-    lines[i] = line[:j] + line[j + 1] + line[j] + line[j + 2 :]
-    return f"line {i + 1}: swapped cols {j + 1}-{j + 2}"
-
-
-def insert_garbage(lines: list[str], rng: random.Random) -> str:
-    i = rng.randrange(len(lines))
-    line = lines[i]
-    j = rng.randint(0, len(line))
-    junk = rng.choice(GARBAGE)
-    lines[i] = line[:j] + junk + line[j:]
-    return f"line {i + 1} col {j + 1}: inserted {junk!r}"
-
-
-def delete_line(lines: list[str], rng: random.Random) -> str:
-    i = rng.randrange(len(lines))
-    del lines[i]
-    return f"deleted line {i + 1}"
-
-
-def duplicate_line(lines: list[str], rng: random.Random) -> str:
-    i = rng.randrange(len(lines))
-    lines.insert(rng.randint(0, len(lines)), lines[i])
-    return f"duplicated line {i + 1}"
-
-
-def truncate_line(lines: list[str], rng: random.Random) -> str:
-    i = rng.choice(_player_lines(lines))
-    cut = rng.randint(0, len(lines[i]))
-    lines[i] = lines[i][:cut]
-    return f"line {i + 1}: cut at col {cut + 1}"
-
-
-OPERATIONS: list[Callable[[list[str], random.Random], str]] = [
-    change_char, delete_part, swap_digits, insert_garbage, delete_line, duplicate_line, truncate_line,
-]
-
-
-def corrupt(text: str, rng: random.Random, steps: int | None = None) -> tuple[str, list[str]]:
-    """Apply 1-3 random corruptions; return the new text and what was done."""
-    lines = text.splitlines() or [""]
-    done = []
-    for _ in range(steps or rng.randint(1, 3)):
-        op = rng.choice(OPERATIONS)
-        done.append(f"{op.__name__}: {op(lines, rng)}")
-        if not lines:
-            lines = [""]
-    return "\n".join(lines) + "\n", done
-
+from cpsat_pairing.testing.corrupt import corrupt  # noqa: E402
 
 def _text(path: Path) -> str:
     data = path.read_bytes()

@@ -27,7 +27,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cpsat_pairing.apps import generate as gen
-from cpsat_pairing.apps.check import MATCH, check_files, counts  # noqa: E402
+from cpsat_pairing.apps.batch import check_files  # noqa: E402
+from cpsat_pairing.apps.check import Verdict, counts  # noqa: E402
+from cpsat_pairing.interface.check_view import summary_text, to_json  # noqa: E402
 
 
 def _fmt(seconds: float) -> str:
@@ -99,19 +101,17 @@ def main() -> int:
         reports = check_files(paths, a.edition, None, a.jobs)
     t_check = time.perf_counter() - t1
     c = counts(reports)
-    bad_rounds = c["rounds"] - c[MATCH]
+    bad_rounds = c["rounds"] - c[Verdict.MATCH.value]
     discrepancies = bad_rounds + c["unreadable files"] + len(failed)
     for rep in reports:
-        if rep["error"]:
-            print(f"  {rep['file']}: {rep['error']}")
-        for r in rep["rounds"]:
-            if r["verdict"] != MATCH:
-                print(f"  {rep['file']} round {r['round']}: {r['verdict']}: {r['summary']}")
+        if rep.error:
+            print(f"  {rep.file}: {rep.error}")
+        for r in rep.rounds:
+            if r.verdict is not Verdict.MATCH:
+                print(f"  {rep.file} round {r.round}: {r.verdict.value}: {summary_text(r)}")
     for message in failed:
         print(f"  generation failed: {message}")
     if a.json:
-        from cpsat_pairing.apps.check import to_json
-
         a.json.write_text(json.dumps(to_json(reports, a.edition), indent=1), encoding="utf-8")
     where = f"Dask {a.scheduler}" if a.scheduler else f"a pool of {a.jobs}"
     print(f"checked {c['files']} files, {c['rounds']} rounds on {where} in {_fmt(t_check)} "

@@ -13,7 +13,6 @@ line `E: X/Y rounds exact (P%), ...`; exits 1 when the percentage is below --min
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import statistics
 import sys
 import time
@@ -22,62 +21,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cpsat_pairing.apps.check import file_round, with_rounds_in_file  # noqa: E402
-from cpsat_pairing.dutch.rounds import NoValidPairing, pair  # noqa: E402
-from cpsat_pairing.domain.state import round_exists  # noqa: E402
-from cpsat_pairing.formats import read_trf# noqa: E402
-from cpsat_pairing.domain.tournament import Tournament  # noqa: E402
+from cpsat_pairing.testing.corpus import Replayed, replay_file  # noqa: E402
 
 
-def file_pairing(t: Tournament, rnd: int) -> tuple[set[tuple[int, int]], int | None]:
-    """The pairs (white, black) and the PAB recorded in the file for round `rnd`."""
-    fr = file_round(t, rnd)
-    return set(fr.pairs), fr.bye
-
-
-def replay_file(args: tuple[str, str, int]) -> list[tuple[str, int, bool, float, str]]:
-    path, edition, first = args
-    t = read_trf(path)
-    if t.total_rounds is None:
-        # Files without XXR (JaVaFo-made): the number of rounds is the number played.
-        t = dataclasses.replace(t, total_rounds=t.rounds_played)
-    out = []
-    last = max((len(p.rounds) for p in t.players), default=0)
-    t = with_rounds_in_file(t, last)
-    first_coloured = next(
-        (r for r in range(1, last + 1) if any((e := p.entry(r)) is not None and e.colour is not None for p in t.players)),
-        0,
-    )
-    for rnd in range(max(1, first), last + 1):
-        if not round_exists(t, rnd):
-            continue
-        expected, exp_bye = file_pairing(t, rnd)
-        t0 = time.perf_counter()
-        try:
-            got = pair(t, rnd, edition)
-            pairs = set(got.as_pairs())
-            # A colourless pairing in the file compares by ids only; so does every pair
-            # of the first round when the file does not give the initial colour (the
-            # reference engine drew it: it is not in the history).
-            fr = file_round(t, rnd)
-            loose = fr.colourless if (t.initial_colour is not None or rnd > first_coloured) else None
-            pairs = {
-                (q, p) if (q, p) in expected and (loose is None or frozenset((p, q)) in loose) else (p, q)
-                for p, q in pairs
-            }
-            ok = pairs == expected and got.bye == exp_bye
-            detail = ""
-            if not ok:
-                detail = (
-                    f"bye {got.bye} vs {exp_bye}; ours-only {sorted(pairs - expected)}; "
-                    f"file-only {sorted(expected - pairs)}"
-                )
-        except NoValidPairing as exc:
-            ok, detail = False, f"no valid pairing: {exc}"
-        except Exception as exc:  # a replay must report, not stop
-            ok, detail = False, f"error: {type(exc).__name__}: {exc}"
-        out.append((Path(path).name, rnd, ok, time.perf_counter() - t0, detail))
-    return out
+def _replay_task(task: tuple[str, str, int]) -> list[Replayed]:
+    return replay_file(*task)
 
 
 def main() -> int:
@@ -97,37 +45,37 @@ def main() -> int:
         files = files[: a.limit]
     tasks = [(f, a.edition, a.rounds_from) for f in files]
     t0 = time.perf_counter()
-    results: list[tuple[str, int, bool, float, str]] = []
+    results: list[Replayed] = []
     if a.jobs > 1:
         with ProcessPoolExecutor(a.jobs) as pool:
-            futures = [pool.submit(replay_file, task) for task in tasks]
+            futures = [pool.submit(_replay_task, task) for task in tasks]
             for done, fut in enumerate(as_completed(futures), start=1):
                 res = fut.result()
                 results += res
-                good = sum(1 for r in results if r[2])
+                good = sum(1 for r in results if r.exact)
                 print(f"[{done}/{len(tasks)} files] {good}/{len(results)} rounds exact", file=sys.stderr, flush=True)
-                for name, rnd, ok, secs, detail in res:
-                    if not ok:
-                        print(f"MISS {name} round {rnd} ({secs:.2f}s): {detail}", flush=True)
+                for r in res:
+                    if not r.exact:
+                        print(f"MISS {r.file} round {r.round} ({r.seconds:.2f}s): {r.detail}", flush=True)
     else:
         for done, task in enumerate(tasks, start=1):
-            res = replay_file(task)
+            res = _replay_task(task)
             results += res
-            good = sum(1 for r in results if r[2])
+            good = sum(1 for r in results if r.exact)
             print(f"[{done}/{len(tasks)} files] {good}/{len(results)} rounds exact", file=sys.stderr, flush=True)
-            for name, rnd, ok, secs, detail in res:
-                if not ok:
-                    print(f"MISS {name} round {rnd} ({secs:.2f}s): {detail}", flush=True)
+            for r in res:
+                if not r.exact:
+                    print(f"MISS {r.file} round {r.round} ({r.seconds:.2f}s): {r.detail}", flush=True)
     n = len(results)
-    exact = sum(1 for r in results if r[2])
+    exact = sum(1 for r in results if r.exact)
     pct = 100.0 * exact / n if n else 0.0
-    times = [r[3] for r in results]
+    times = [r.seconds for r in results]
     med = statistics.median(times) if times else 0.0
-    worst = max(results, key=lambda r: r[3]) if results else None
+    worst = max(results, key=lambda r: r.seconds) if results else None
     print(
         f"{a.edition}: {exact}/{n} rounds exact ({pct:.2f}%), {len(files)} files, "
-        f"median {med:.2f}s/round, max {worst[3] if worst else 0:.2f}s"
-        f"{f' ({worst[0]} r{worst[1]})' if worst else ''}, wall {time.perf_counter() - t0:.0f}s"
+        f"median {med:.2f}s/round, max {worst.seconds if worst else 0:.2f}s"
+        f"{f' ({worst.file} r{worst.round})' if worst else ''}, wall {time.perf_counter() - t0:.0f}s"
     )
     return 1 if pct < a.min_pct else 0
 

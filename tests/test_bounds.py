@@ -2,7 +2,7 @@
 
 Both are shortcuts that must never change an answer: the restriction only finds
 solutions, and the count model's minimum must be a true lower bound.  Here they are
-switched on for every model (SPARSE_FROM = 0), with a narrow window so that the
+switched on for every model (`SolverSettings.sparse_from` 0), with a narrow window so that the
 restricted optimum is often not the full one, and checked against the full models and
 the reference engine.
 """
@@ -13,29 +13,31 @@ from pathlib import Path
 
 import pytest
 
-from cpsat_pairing.solver import bounds
-
-from cpsat_pairing.dutch import bracket
-
-from cpsat_pairing.solver import lex
+from cpsat_pairing import SolverSettings, pair, read_trf
 from cpsat_pairing.domain.compat import Compatibility
-from cpsat_pairing.dutch.rounds import pair
 from cpsat_pairing.domain.state import build_state, round_exists
-from cpsat_pairing.formats import read_trf
+from cpsat_pairing.dutch.bracket import BracketModel
+from cpsat_pairing.solver.bounds import CountBound
+from cpsat_pairing.solver.cpsat import STATS
+from cpsat_pairing.solver.lex import LexSolver
+from cpsat_pairing.solver.terms import make_term
+from cpsat_pairing.testing.corpus import recorded
+from cpsat_pairing.testing.large import make_large
 
-from large import make_large
-from test_engine import CORPUS_2026, file_round
+from helpers import CORPUS_2026
+
+# Restriction and bounds on every model, narrow enough that the restricted optimum is often not the full one.
+RESTRICTED = SolverSettings(sparse_from=0, windows=(1, 2))
+FULL = SolverSettings(sparse_from=10**9)
 
 
 @pytest.fixture
 def restricted_everywhere(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
-    """Restriction and bounds on every model; records (bound, true optimum) per bounded solve."""
-    monkeypatch.setattr(bracket, "SPARSE_FROM", 0)
-    monkeypatch.setattr(bracket, "WINDOWS", (1, 2))
+    """Records (bound, true optimum) per bounded solve."""
     seen: list[tuple[int, int]] = []
     last: list[int | None] = []
-    original_minimum = bounds.CountBound.minimum
-    original_solve = lex.LexSolver.solve
+    original_minimum = CountBound.minimum
+    original_solve = LexSolver.solve
 
     def minimum(self, chunk, fixed):
         value = original_minimum(self, chunk, fixed)
@@ -48,8 +50,8 @@ def restricted_everywhere(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, in
         if last and last[-1] is not None:
             seen.append((last[-1], sum(w * self.value(t) for t, w in chunk)))
 
-    monkeypatch.setattr(bounds.CountBound, "minimum", minimum)
-    monkeypatch.setattr(lex.LexSolver, "solve", solve)
+    monkeypatch.setattr(CountBound, "minimum", minimum)
+    monkeypatch.setattr(LexSolver, "solve", solve)
     return seen
 
 
@@ -59,27 +61,24 @@ def test_restricted_models_still_match_the_reference(path: Path, restricted_ever
     last = max(len(p.rounds) for p in t.players)
     for rnd in range(1, last + 1):
         if round_exists(t, rnd):
-            got = pair(t, rnd)
-            assert (set(got.as_pairs()), got.bye) == file_round(t, rnd), f"round {rnd}"
+            got = pair(t, rnd, settings=RESTRICTED)
+            assert (set(got.as_pairs()), got.bye) == recorded(t, rnd), f"round {rnd}"
     seen = restricted_everywhere
     assert seen, "no tier was bounded: the shortcut was not exercised"
     assert all(least <= optimum for least, optimum in seen), seen
 
 
-def test_count_bound_is_a_lower_bound_and_often_tight(
-    tmp_path: Path, restricted_everywhere, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_count_bound_is_a_lower_bound_and_often_tight(tmp_path: Path, restricted_everywhere) -> None:
     """A random 240-player round 6: every bound is at most the tier's optimum, the
     shortcut fires, and the pairing equals the one from the full models."""
     t = read_trf(make_large(tmp_path, players=240, seed=3))
-    before = lex.STATS["bounded"]
-    restricted = pair(t)
+    before = STATS["bounded"]
+    restricted = pair(t, settings=RESTRICTED)
     seen = restricted_everywhere
     assert all(least <= optimum for least, optimum in seen), seen
     assert sum(least == optimum for least, optimum in seen) >= 3
-    assert lex.STATS["bounded"] > before
-    monkeypatch.setattr(bracket, "SPARSE_FROM", 10**9)
-    full = pair(t)
+    assert STATS["bounded"] > before
+    full = pair(t, settings=FULL)
     assert restricted.as_pairs() == full.as_pairs()
     assert restricted.bye == full.bye
 
@@ -89,11 +88,11 @@ def test_a_term_that_splits_a_class_gives_no_bound() -> None:
     t = read_trf(CORPUS_2026[0])
     st = build_state(t, 3)
     present = sorted(st.present, key=st.rank_key)
-    bm = bracket.BracketModel(st, present, present, frozenset(), [], Compatibility(st, t), frozenset(present))
-    counts = bounds.CountBound(bm)
-    alike = lex.make_term("all downfloaters", ((1, v) for v in bm.df.values()))
+    bm = BracketModel(st, present, present, frozenset(), [], Compatibility(st, t), frozenset(present))
+    counts = CountBound(bm)
+    alike = make_term("test", "all downfloaters", ((1, v) for v in bm.df.values()))
     assert counts.minimum([(alike, 1)], []) is not None
     # Weigh one player's downfloat differently from his classmates'.
     p = next(p for p in present if counts.size[counts.cls[p]] > 1)
-    split = lex.make_term("one player", ((2 if q == p else 1, v) for q, v in bm.df.items()))
+    split = make_term("test", "one player", ((2 if q == p else 1, v) for q, v in bm.df.items()))
     assert counts.minimum([(split, 1)], []) is None

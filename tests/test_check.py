@@ -3,37 +3,30 @@ at the right round with a reason; JSON and HTML reports are well-formed."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
+from fractions import Fraction
 from html.parser import HTMLParser
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from typer.testing import CliRunner
 
-from cpsat_pairing.apps.check import VERDICTS, describe, parse_rounds
+from cpsat_pairing import Tier, TierKind, Verdict, load_edition, read_trf, write_trf
+from cpsat_pairing.apps.check import file_round, parse_rounds
+from cpsat_pairing.apps.compare import Difference, DifferenceKind
+from cpsat_pairing.interface.check_view import describe
 from cpsat_pairing.interface.cli import app, main
-from cpsat_pairing.formats import read_trf, write_trf
+from cpsat_pairing.testing import mutate
 
-ROOT = Path(__file__).resolve().parents[1]
-DEV = ROOT / "tests/fixtures/corpus/dutch-2026/dev"
+from helpers import CORPUS
+
+DEV = CORPUS / "dutch-2026" / "dev"
 SMALL = [DEV / f"{name}.trf" for name in ("t000149", "t000084", "t000044")]  # 8, 11, 15 players
 WITH_BYES = DEV / "t000044.trf"
+VERDICTS = [v.value for v in Verdict]
 
 runner = CliRunner()
-
-
-def _mutate_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("mutate", ROOT / "scripts/mutate.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-mutate = _mutate_module()
 
 
 def _check_json(*args: str) -> tuple[int, dict]:
@@ -72,7 +65,7 @@ def _mutated(tmp_path: Path, kind: str) -> tuple[Path, int]:
     elif kind == "swap colours":
         m = mutate.swap_colours(t, rnd, 1)
     else:
-        rnd = next(r for r in range(2, 6) if mutate.file_round(t, r).bye is not None)
+        rnd = next(r for r in range(2, 6) if file_round(t, r).bye is not None)
         m = mutate.move_bye(t, rnd, 0)
     path = tmp_path / f"{kind.replace(' ', '-')}.trf"
     path.write_text(write_trf(m, t.dialect))
@@ -197,13 +190,16 @@ def test_parse_rounds() -> None:
 
 
 def test_describe_says_which_side_is_better() -> None:
-    worse = {"kind": "quality", "bracket": "3.0", "tier": "C12 unmet colour preferences", "rules": 2,
-             "other": 3, "other_better": False}
-    assert describe(worse) == "bracket 3.0: [C12] unmet colour preferences — file 3, rules 2"
-    better = dict(worse, other=1, other_better=True)
-    assert "file's pairing is better" in describe(better)
-    order = dict(worse, kind="generation", tier="transposition: partner of BSN 1", rules=5, other=7)
-    assert describe(order) == ("bracket 3.0: same quality on every criterion; the rules' generation order picks "
-                               "ours first (Art. 4.2 transposition: partner of BSN 1 — file 7, rules 5)")
-    pairs = dict(worse, tier="C8 next-bracket pairs", rules=-3, other=-2)
-    assert describe(pairs) == "bracket 3.0: [C8] next-bracket pairs — file 2, rules 3 (more is better)"
+    ed = load_edition("dutch-2026")
+    colours = Tier("C12", "unmet colour preferences", 2)
+    worse = Difference(DifferenceKind.QUALITY, Fraction(3), colours, 2, 3, False)
+    assert describe(worse, ed) == "bracket 3.0: [C12] unmet colour preferences — file 3, rules 2"
+    better = Difference(DifferenceKind.QUALITY, Fraction(3), colours, 2, 1, True)
+    assert "file's pairing is better" in describe(better, ed)
+    partner = Tier("transposition", "partner of BSN 1", 5, TierKind.ORDER, subject=1)
+    order = Difference(DifferenceKind.GENERATION, Fraction(3), partner, 5, 7, False)
+    assert describe(order, ed) == ("bracket 3.0: same quality on every criterion; the rules' generation order picks "
+                                   "ours first (Art. 4.2 transposition: partner of BSN 1 — file 7, rules 5)")
+    assert describe(order, load_edition("dutch-2017")).endswith("(D.1 transposition: partner of BSN 1 — file 7, rules 5)")
+    pairs = Difference(DifferenceKind.QUALITY, Fraction(3), Tier("C8", "next-bracket pairs", -3, maximised=True), -3, -2)
+    assert describe(pairs, ed) == "bracket 3.0: [C8] next-bracket pairs — file 2, rules 3 (more is better)"

@@ -1,15 +1,13 @@
-"""Corrupted files are either read or rejected with a located TrfError, never a crash.
+"""Corrupted files are either read or rejected with a located InputError, never a crash.
 
 The corruptions (changed characters, deleted parts of lines, swapped digits, inserted
-garbage, lost or duplicated lines) come from scripts/corrupt.py, driven here by
+garbage, lost or duplicated lines) come from cpsat_pairing.testing.corrupt, driven here by
 Hypothesis so that a failure shrinks to a small reproducer.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,24 +15,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from cpsat_pairing import InputError, parse_trf
 from cpsat_pairing.interface.cli import app
-from cpsat_pairing.errors import TrfError
-from cpsat_pairing.formats import parse_trf
+from cpsat_pairing.testing.corrupt import corrupt
 
-ROOT = Path(__file__).resolve().parents[1]
-FIXTURES = Path(__file__).parent / "fixtures"
-
-
-def _load_corrupt_module():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("corrupt", ROOT / "scripts" / "corrupt.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("corrupt", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-corrupt = _load_corrupt_module().corrupt
+from helpers import FIXTURES
 
 SOURCES = [
     *sorted((FIXTURES / "corpus").rglob("*.trf")),
@@ -62,7 +47,7 @@ def test_corrupted_text_reads_or_raises_located_error(source: str, rng: random.R
     text, _ = corrupt(source, rng)
     try:
         parse_trf(text, source="c.trf")
-    except TrfError as exc:
+    except InputError as exc:
         assert exc.line >= 1 and exc.column >= 1
         assert exc.line <= len(text.splitlines()) + 1
         assert str(exc).startswith(f"c.trf:{exc.line}:{exc.column}: ")

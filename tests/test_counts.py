@@ -5,7 +5,7 @@ Checked here: the restatement is exact (the incumbent, which meets every fixed t
 meets it too), the pairings are the same with and without them, and they do what they
 are for: bound propagation alone, without LP or search, refutes a pair that only the
 arithmetic of colour preferences excludes -- which lets the transposition's fixed search
-run without the LP (lex.py), with the same answer.
+run without the LP (solver/search.py), with the same answer.
 """
 
 from __future__ import annotations
@@ -17,17 +17,14 @@ from types import SimpleNamespace
 import pytest
 from ortools.sat.python import cp_model
 
-from cpsat_pairing.solver import lex
-
-from cpsat_pairing.dutch import order
-from cpsat_pairing.solver.counts import add_class_counts
-from cpsat_pairing.dutch.rounds import pair
-from cpsat_pairing.solver.lex import make_term
+from cpsat_pairing import SolverSettings, pair, read_trf
 from cpsat_pairing.domain.state import PlayerState
 from cpsat_pairing.domain.tournament import Colour
-from cpsat_pairing.formats import read_trf
-
-from large import make_large
+from cpsat_pairing.dutch import order
+from cpsat_pairing.solver import search
+from cpsat_pairing.solver.counts import add_class_counts
+from cpsat_pairing.solver.terms import make_term
+from cpsat_pairing.testing.large import make_large
 
 
 @pytest.fixture(scope="module")
@@ -60,23 +57,22 @@ def test_counts_hold_for_the_incumbent_and_change_no_pairing(random_round: Path,
 
 
 def test_fixed_search_without_the_lp_finds_the_same_first_solution(random_round: Path, monkeypatch) -> None:
-    """The transposition's fixed search runs on propagation alone first (lex.py); it must
-    find what the search with the LP finds, and on this round it is the one that decides."""
+    """The transposition's fixed search runs on propagation alone first; it must find
+    what the search with the LP finds, and on this round it is the one that decides."""
     runs: list[tuple[bool, str]] = []
-    original = lex.LexSolver._fixed_search
+    original = search._fixed_search
 
-    def recorded(self, budget, lp):
-        solver, status = original(self, budget, lp)
+    def recorded(lex, budget, lp):
+        solver, status = original(lex, budget, lp)
         runs.append((lp, solver.status_name(status)))
         return solver, status
 
-    monkeypatch.setattr(lex.LexSolver, "_fixed_search", recorded)
+    monkeypatch.setattr(search, "_fixed_search", recorded)
     t = read_trf(random_round)
     quick = pair(t)
     assert ("False", "OPTIMAL") in {(str(lp), st) for lp, st in runs}, runs
     runs.clear()
-    monkeypatch.setattr(lex, "PROPAGATION_BUDGET", 1e-9)
-    with_lp = pair(t)
+    with_lp = pair(t, settings=SolverSettings(propagation_budget=1e-9))
     assert any(lp for lp, _ in runs)
     assert quick.as_pairs() == with_lp.as_pairs() and quick.bye == with_lp.bye
 
@@ -106,7 +102,7 @@ def _bracket(counts: bool) -> tuple[cp_model.CpModel, dict[tuple[int, int], cp_m
     for p in s1 + s2:
         m.add(sum(v for _, v in adj[p]) + df[p] == 1)
         m.add(df[p] == 0)
-    unmet = make_term("C12", ((1, v) for (p, q), v in x.items() if players[p].pref_colour == players[q].pref_colour))
+    unmet = make_term("C12", "unmet colour preferences", ((1, v) for (p, q), v in x.items() if players[p].pref_colour == players[q].pref_colour))
     m.add(unmet.expr() == 2)
     bm = SimpleNamespace(
         model=m, adj=adj, adj_index={p: [(q, v.index) for q, v in row] for p, row in adj.items()}, df=df, inside=lambda p, q: True, state=SimpleNamespace(players=players),

@@ -18,18 +18,22 @@ import pytest
 from distributed import Client, LocalCluster
 from typer.testing import CliRunner
 
+from cpsat_pairing import FileCheck
 from cpsat_pairing.apps import batch as dist
 from cpsat_pairing.apps import generate as gen
-from cpsat_pairing.apps.check import check_files, counts
+from cpsat_pairing.apps.batch import check_files
+from cpsat_pairing.apps.check import counts
+from cpsat_pairing.interface.check_view import file_json
 from cpsat_pairing.interface.cli import app
 
 N_FILES = 20
 
 
-def _comparable(reports: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Reports without timings."""
+def _comparable(reports: list[FileCheck] | list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Reports (or their JSON) without timings."""
+    data = [rep if isinstance(rep, dict) else file_json(rep) for rep in reports]
     return [{**rep, "rounds": [{k: v for k, v in r.items() if k != "seconds"} for r in rep["rounds"]]}
-            for rep in reports]
+            for rep in data]
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +49,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def local_reports(files: list[str]) -> list[dict[str, Any]]:
+def local_reports(files: list[str]) -> list[FileCheck]:
     return check_files(files, jobs=2)
 
 
@@ -55,14 +59,14 @@ def cluster():  # type: ignore[no-untyped-def]
         yield c
 
 
-def test_localcluster_gives_the_local_pool_reports(files: list[str], local_reports: list[dict[str, Any]],
+def test_localcluster_gives_the_local_pool_reports(files: list[str], local_reports: list[FileCheck],
                                                    cluster: LocalCluster) -> None:
     streamed: list[str] = []
     with Client(cluster) as client:
         assert dist.check_workers(client) == []
-        reports = dist.check_files_dask(files, client, on_done=lambda rep: streamed.append(rep["file"]))
+        reports = dist.check_files_dask(files, client, on_done=lambda rep: streamed.append(rep.file))
     assert sorted(streamed) == sorted(files)  # each streamed back once
-    assert [r["file"] for r in reports] == files
+    assert [r.file for r in reports] == files
     assert counts(reports) == counts(local_reports)
     assert counts(reports)["match"] == counts(reports)["rounds"] > 0
     assert _comparable(reports) == _comparable(local_reports)
@@ -86,14 +90,14 @@ def test_cli_scheduler_address_writes_the_same_summary_json_and_html(
 def test_missing_files_are_reported_once(files: list[str], cluster: LocalCluster) -> None:
     with Client(cluster) as client:
         reports = dist.check_files_dask([files[0], "/nonexistent/x.trf"], client)
-    assert reports[1]["error"] and reports[1]["exit_code"] == 5 and not reports[0]["error"]
+    assert reports[1].error and reports[1].exit_code == 5 and not reports[0].error
 
 
 # --- a worker killed mid-run -------------------------------------------------------------
 
 
 def _kill_once_then_check(marker: Path, victim: str, data: bytes | None, path: str, edition: str,
-                          rounds: str | None) -> dict[str, Any]:
+                          rounds: str | None) -> FileCheck:
     """The check task, except that the victim file's first try kills its own worker
     process (SIGKILL: no clean-up, as when a machine disappears); the marker file makes
     it happen once."""
@@ -112,7 +116,7 @@ cloudpickle.register_pickle_by_value(sys.modules[__name__])  # workers cannot im
 
 
 @pytest.mark.parametrize("allowed_failures", [3, 0])
-def test_a_killed_worker_loses_no_file(files: list[str], local_reports: list[dict[str, Any]], tmp_path: Path,
+def test_a_killed_worker_loses_no_file(files: list[str], local_reports: list[FileCheck], tmp_path: Path,
                                        allowed_failures: int) -> None:
     """allowed-failures 3 (Dask's default): the scheduler moves the task to another
     worker by itself; 0: the task fails with KilledWorker and check_files_dask submits
@@ -124,7 +128,7 @@ def test_a_killed_worker_loses_no_file(files: list[str], local_reports: list[dic
             with Client(cluster) as client:
                 reports = dist.check_files_dask(files, client, task=task)
     assert marker.exists()  # a worker did die
-    assert [r["file"] for r in reports] == files
+    assert [r.file for r in reports] == files
     assert counts(reports) == counts(local_reports)
     assert _comparable(reports) == _comparable(local_reports)
 

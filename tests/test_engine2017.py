@@ -8,21 +8,23 @@ from pathlib import Path
 
 import pytest
 
-from cpsat_pairing.dutch.e2017.bracket import BracketModel2017
+from cpsat_pairing import evaluate, load_edition, pair, parse_trf, read_trf
 from cpsat_pairing.apps.check import file_round, with_rounds_in_file
-from cpsat_pairing.dutch.e2017.criteria import REGISTRY2017
-from cpsat_pairing.dutch.edition import edition_named, load_edition, resolve_edition
-from cpsat_pairing.dutch.rounds import compatibility, pair
-from cpsat_pairing.dutch.e2017.procedure import completable
+from cpsat_pairing.domain.compat import Compatibility
 from cpsat_pairing.domain.state import build_state, round_exists
-from cpsat_pairing.formats import parse_trf, read_trf
+from cpsat_pairing.dutch.e2017.bracket import BracketModel2017
+from cpsat_pairing.dutch.e2017.procedure import completable
+from cpsat_pairing.dutch.edition import edition_named, resolve_edition
+from cpsat_pairing.dutch.registry import CRITERIA
 
-FIXTURES = Path(__file__).parent / "fixtures" / "corpus" / "dutch-2017"
-CORPUS_2017 = sorted(FIXTURES.glob("*/*.trf"))
+from helpers import CORPUS_2017, CORPUS_2017_JAVAFO
+
+REGISTRY2017 = CRITERIA
 ED = "dutch-2017"
 
 
-@pytest.mark.parametrize("path", CORPUS_2017, ids=lambda p: p.stem)
+@pytest.mark.slow
+@pytest.mark.parametrize("path", CORPUS_2017 + CORPUS_2017_JAVAFO, ids=lambda p: p.stem)
 def test_replay_matches_reference_engine_2017(path: Path) -> None:
     """Every round of a 2017-rules tournament, re-paired from its history."""
     t = read_trf(path)
@@ -100,7 +102,7 @@ def test_completable_counts_the_pab_eligibility() -> None:
 
 def _bracket(t, rnd: int, bracket: list[int], mdps: list[int], lower: list[int], special: bool = False):
     st = build_state(t, rnd, load_edition(ED).state_rules)
-    ok = compatibility(st, t)
+    ok = Compatibility(st, t)
     eligible = frozenset(p for p in st.present if st.players[p].pab_eligible)
     return BracketModel2017(st, bracket, frozenset(mdps), lower, ok, eligible, special, odd=len(st.present) % 2 == 1)
 
@@ -114,7 +116,7 @@ def test_psd_terms_count_pairs_and_downfloaters_by_sd() -> None:
     assert names == ["C.6 PSD: SDs of 2", "C.6 PSD: SDs of 0"]
     bm.solver.solve()
     bm.solver.minimize(REGISTRY2017["C.5"](bm) + REGISTRY2017["C.6"](bm))
-    assert [v for _, v in bm.solver.trace] == [1, 1, 1]
+    assert [tier.value for tier in bm.solver.trace] == [1, 1, 1]
 
 
 def test_psd_prefers_pairing_the_highest_mdp() -> None:
@@ -161,6 +163,6 @@ def test_forced_pairing_is_scored_on_the_same_ppb() -> None:
          5: [(1, "b", "0")], 6: [(2, "w", "0")], 7: [(3, "b", "0")], 8: [(4, "w", "=")]}
     t = parse_trf(_trf(r, forbidden=[(5, q) for q in (3, 4, 6, 7, 8)]))
     ours = pair(t, 2, ED)
-    other = pair(t, 2, ED, forced=[(3, 1), (2, 5), (4, 7), (6, 8)])
+    other = evaluate(t, 2, [(3, 1), (2, 5), (4, 7), (6, 8)], ED)
     assert [br.kind for br in other.brackets] == ["PPB", "CLB"]
     assert [br.tiers[:2] for br in other.brackets][0] == [br.tiers[:2] for br in ours.brackets][0]

@@ -4,16 +4,17 @@ each board's Art. 5.2 rule, and --why-not A B."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from typer.testing import CliRunner
 
+from cpsat_pairing import WhyNot, explain, pair, read_trf, why_not
+from cpsat_pairing.apps.explain import WhyNotStatus
 from cpsat_pairing.interface.cli import app
-from cpsat_pairing.dutch.rounds import pair
-from cpsat_pairing.apps.explain import explain, why_not
-from cpsat_pairing.formats import read_trf
+from cpsat_pairing.interface.explain_view import why_not_reason
 
-FILE = Path(__file__).parent / "fixtures/corpus/dutch-2026/dev/t000084.trf"  # 11 players, PAB every round
+from helpers import CORPUS
+
+FILE = CORPUS / "dutch-2026" / "dev" / "t000084.trf"  # 11 players, PAB every round
 runner = CliRunner()
 
 
@@ -42,10 +43,10 @@ def test_explain_json_has_brackets_and_colour_rules() -> None:
 def test_explanation_comes_from_the_trace() -> None:
     t = read_trf(FILE)
     p = pair(t, 4)
-    data = explain(t, p)
-    for br, trace in zip(data["brackets"], p.brackets):
-        assert {x["tier"]: x["value"] for x in br["tiers"]} == {n: v for n, v in trace.tiers if v}
-        assert br["downfloaters"] == trace.downfloaters
+    x = explain(t, p)
+    for br, trace in zip(x.brackets, p.brackets):
+        assert br.tiers == [tier for tier in trace.tiers if tier.value]
+        assert br.downfloaters == trace.downfloaters
 
 
 def test_explain_table() -> None:
@@ -70,8 +71,9 @@ def test_why_not_names_the_first_worse_criterion() -> None:
 
 def test_why_not_absolute_criterion_and_already_paired() -> None:
     t = read_trf(FILE)
-    assert why_not(t, 4, 1, 11)["reason"].startswith("[C1] 1 and 11")
-    assert why_not(t, 4, 1, 2)["status"] == "paired"
+    forbidden: WhyNot = why_not(t, 4, 1, 11)
+    assert forbidden.status is WhyNotStatus.FORBIDDEN and why_not_reason(forbidden).startswith("[C1] 1 and 11")
+    assert why_not(t, 4, 1, 2).status is WhyNotStatus.PAIRED
 
 
 def test_why_not_bad_player_is_invalid_input() -> None:

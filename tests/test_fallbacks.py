@@ -12,44 +12,41 @@ from pathlib import Path
 
 import pytest
 
-from cpsat_pairing.solver import bounds
-
-from cpsat_pairing.dutch import bracket
-
-from cpsat_pairing.dutch import rounds as engine
-
-from cpsat_pairing.dutch.e2013 import procedure as engine2013
-
-from cpsat_pairing.solver import lex
-
-from cpsat_pairing.dutch import order
-from cpsat_pairing.dutch.bracket import BracketModel
-from cpsat_pairing.dutch.rounds import NoValidPairing, pair
-from cpsat_pairing.solver.lex import STATS, InfeasibleError, SolveLimitError
-from cpsat_pairing.interface.render import bbp_pair_list
+from cpsat_pairing import NoValidPairing, SolveLimitError, SolverSettings, pair, parse_trf, read_trf
 from cpsat_pairing.domain.state import round_exists
-from cpsat_pairing.formats import parse_trf, read_trf
+from cpsat_pairing.dutch import bracket, order
+from cpsat_pairing.dutch.bracket import BracketModel
+from cpsat_pairing.dutch.e2013 import procedure as procedure2013
+from cpsat_pairing.dutch.e2026.procedure import Procedure2026
+from cpsat_pairing.formats.pair_list import write_pair_list
+from cpsat_pairing.solver.bounds import CountBound
+from cpsat_pairing.solver.cpsat import STATS, InfeasibleError
+from cpsat_pairing.solver.lex import LexSolver
+from cpsat_pairing.testing.corpus import recorded
+from cpsat_pairing.testing.handmade import no_pairing_round_4
 
-from test_engine import CORPUS_2026, FIXTURES, file_round
+from helpers import BUGS, CORPUS_2026
 
-BUGS = FIXTURES / "bugs"
+# Restrictions on every model, narrow enough that the restricted optimum is often not the full one.
+RESTRICTED = SolverSettings(sparse_from=0, windows=(1, 2))
 
 
 @pytest.mark.parametrize("case", ["infeasible-local-r10", "exchange-order-r6"])
 def test_bug_reproducers_pair_as_the_reference_engine(case: str) -> None:
     t = read_trf(BUGS / f"{case}.trf")
-    assert bbp_pair_list(pair(t)) == (BUGS / f"{case}.dutch-2026.pairs").read_text()
+    p = pair(t)
+    assert write_pair_list(p.as_pairs(), p.bye) == (BUGS / f"{case}.dutch-2026.pairs").read_text()
 
 
-def _replays_exactly(paths: list[Path], edition: str = "dutch-2026") -> int:
+def _replays_exactly(paths: list[Path], edition: str = "dutch-2026", settings: SolverSettings = SolverSettings()) -> int:
     """Pair every round of the files as the reference engine did; the rounds paired."""
     n = 0
     for path in paths:
         t = read_trf(path)
         for rnd in range(1, max(len(p.rounds) for p in t.players) + 1):
             if round_exists(t, rnd):
-                got = pair(t, rnd, edition)
-                ours, theirs = (set(got.as_pairs()), got.bye), file_round(t, rnd)
+                got = pair(t, rnd, edition, settings)
+                ours, theirs = (set(got.as_pairs()), got.bye), recorded(t, rnd)
                 if rnd == 1 and t.initial_colour is None:  # a colour drawn by lot: pairs only
                     ours, theirs = ({frozenset(pq) for pq in ours[0]}, ours[1]), (
                         {frozenset(pq) for pq in theirs[0]}, theirs[1])
@@ -59,21 +56,21 @@ def _replays_exactly(paths: list[Path], edition: str = "dutch-2026") -> int:
 
 
 def _failing(kinds: set[str], error: type[Exception]):
-    """engine._solve_bracket, raising `error` for the model kinds in `kinds`."""
-    original = engine._solve_bracket
+    """Procedure2026.solve, raising `error` for the model kinds in `kinds`."""
+    original = Procedure2026.solve
 
-    def solve_bracket(*args, **kwargs):
-        if args[11] in kinds:  # kind
+    def solve(rc, bracket, kind, on_tier):
+        if kind in kinds:
             raise error("forced to fail")
-        return original(*args, **kwargs)
+        return original(rc, bracket, kind, on_tier)
 
-    return solve_bracket
+    return staticmethod(solve)
 
 
 @pytest.mark.parametrize("error", [InfeasibleError, SolveLimitError, NoValidPairing])
 @pytest.mark.parametrize("kinds", [{"aggregate"}, {"aggregate", "lazy"}], ids=["aggregate", "aggregate+lazy"])
 def test_failed_relaxed_bracket_models_fall_back(monkeypatch, kinds, error) -> None:
-    monkeypatch.setattr(engine, "_solve_bracket", _failing(kinds, error))
+    monkeypatch.setattr(Procedure2026, "solve", _failing(kinds, error))
     before = STATS["fallbacks"]
     assert _replays_exactly(CORPUS_2026[:2] + [BUGS / "infeasible-local-r10.trf"]) > 0
     assert STATS["fallbacks"] > before
@@ -98,54 +95,40 @@ def test_failed_bracket_alone_solve_falls_back(monkeypatch, error) -> None:
     assert STATS["fallbacks"] > before
 
 
-def _no_pairing_round_4() -> str:
-    """Four players before round 4: player 1 has met 2, 3 and 4 already."""
-    lines = ["012 No pairing", "XXR 5", "XXC white1"]
-    rows = {1: "    2 w 1     3 b 1     4 w 1", 2: "    1 b 0     4 b 0     3 w 1",
-            3: "    4 w =     1 w 0     2 b 0", 4: "    3 b =     2 w 1     1 b 0"}
-    for i in range(1, 5):
-        lines.append(f"001 {i:4d}      Player {i:<27d} {2500 - i:4d}                             0.0 {i:4d}{rows[i]}")
-    return "\n".join(lines) + "\n"
-
-
 def test_2013_lazy_model_without_a_solution_leaves_the_exact_model_to_prove_it(monkeypatch) -> None:
     """In the 2013 loop the lazy model is the procedure's own (C.12 looks at the next
     bracket only), not a relaxation of the exact model's tiers; only its having no
     solution at all -- relaxing completion -- hands over to the exact model."""
-    original = engine2013._solve_bracket
+    original = procedure2013._solve
     kinds = []
 
-    def solve_bracket(*args, **kwargs):
-        kinds.append(args[11])
-        if args[11] == "lazy":
+    def solve(rc, players, mdps, next_group, kind):
+        kinds.append(kind)
+        if kind == "lazy":
             raise InfeasibleError("forced to fail")
-        return original(*args, **kwargs)
+        return original(rc, players, mdps, next_group, kind)
 
-    monkeypatch.setattr(engine2013, "_solve_bracket", solve_bracket)
+    monkeypatch.setattr(procedure2013, "_solve", solve)
     with pytest.raises(NoValidPairing) as info:
-        pair(parse_trf(_no_pairing_round_4()), 4, "dutch-2013")
+        pair(parse_trf(no_pairing_round_4()), 4, "dutch-2013")
     assert kinds == ["lazy", "exact"] and 1 in info.value.players
 
 
 def test_restrictions_that_find_nothing_leave_the_full_model_to_decide(monkeypatch) -> None:
     """Restrictions on every model, each finding nothing within its budget."""
-    monkeypatch.setattr(bracket, "SPARSE_FROM", 0)
-    monkeypatch.setattr(bracket, "WINDOWS", (1, 2))
     calls = []
 
     def nothing(self, level=0):
         calls.append(level)
         return None
 
-    monkeypatch.setattr(lex.LexSolver, "_restricted_run", nothing)
-    assert _replays_exactly(CORPUS_2026[:2]) > 0
+    monkeypatch.setattr(LexSolver, "_restricted_run", nothing)
+    assert _replays_exactly(CORPUS_2026[:2], settings=RESTRICTED) > 0
     assert calls
 
 
 def test_fixed_search_past_its_budget_is_solved_tier_by_tier(monkeypatch) -> None:
     """The transposition's fixed search stops at once, with and without the LP."""
-    monkeypatch.setattr(lex, "PROPAGATION_BUDGET", 0.0)
-    monkeypatch.setattr(order, "FIXED_SEARCH_BUDGET", 0.0)
     calls = []
     original = order._fix_partners_tier_by_tier
 
@@ -154,23 +137,22 @@ def test_fixed_search_past_its_budget_is_solved_tier_by_tier(monkeypatch) -> Non
         return original(*args, **kwargs)
 
     monkeypatch.setattr(order, "_fix_partners_tier_by_tier", tier_by_tier)
-    assert _replays_exactly(CORPUS_2026[:2] + [BUGS / "exchange-order-r6.trf"]) > 0
+    at_once = SolverSettings(propagation_budget=0.0, fixed_search_budget=0.0)
+    assert _replays_exactly(CORPUS_2026[:2] + [BUGS / "exchange-order-r6.trf"], settings=at_once) > 0
     assert calls
 
 
 def test_bounds_and_repairs_that_give_nothing(monkeypatch) -> None:
     """The count model gives no bound and repair no proposal: the solves decide."""
-    monkeypatch.setattr(bracket, "SPARSE_FROM", 0)
-    monkeypatch.setattr(bracket, "WINDOWS", (1, 2))
-    monkeypatch.setattr(bounds.CountBound, "minimum", lambda self, chunk, fixed: None)
+    monkeypatch.setattr(CountBound, "minimum", lambda self, chunk, fixed: None)
     monkeypatch.setattr(bracket, "repair", lambda bm, chunk: None)
-    assert _replays_exactly(CORPUS_2026[:2]) > 0
+    assert _replays_exactly(CORPUS_2026[:2], settings=RESTRICTED) > 0
 
 
 def test_only_the_exact_model_says_no_valid_pairing(monkeypatch) -> None:
     """Every relaxation failing changes nothing when the round truly has no pairing:
     the exact model's NoValidPairing, naming the players."""
-    monkeypatch.setattr(engine, "_solve_bracket", _failing({"aggregate", "lazy"}, InfeasibleError))
+    monkeypatch.setattr(Procedure2026, "solve", _failing({"aggregate", "lazy"}, InfeasibleError))
     with pytest.raises(NoValidPairing) as info:
-        pair(parse_trf(_no_pairing_round_4()), 4)
+        pair(parse_trf(no_pairing_round_4()), 4)
     assert 1 in info.value.players

@@ -11,7 +11,8 @@ from typer.testing import CliRunner
 
 from cpsat_pairing.apps import generate as gen
 from cpsat_pairing.apps.check import check_data, counts
-from cpsat_pairing.interface.cli import app, bbp_argv
+from cpsat_pairing.interface.cli import app
+from cpsat_pairing.interface.legacy_argv import bbp_argv
 from cpsat_pairing.domain.tournament import Colour
 from cpsat_pairing.formats import parse_trf
 

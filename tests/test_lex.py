@@ -1,20 +1,22 @@
-"""lex.LexSolver: the fixed-search shortcut gives what the tiers in sequence give."""
+"""The lexicographic solver: the fixed search (search.py) gives what the tiers in sequence
+give; restrictions and fixed domains are undone exactly."""
 
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 from ortools.sat.python import cp_model
 
-from cpsat_pairing.solver import lex
-
+from cpsat_pairing import SolverSettings, Tier, pair, read_trf
 from cpsat_pairing.dutch import order
-from cpsat_pairing.apps.check import file_round
-from cpsat_pairing.dutch.rounds import pair
-from cpsat_pairing.solver.lex import InfeasibleError, LexSolver, Term
-from cpsat_pairing.formats import read_trf
+from cpsat_pairing.solver.cpsat import InfeasibleError
+from cpsat_pairing.solver.lex import LexSolver
+from cpsat_pairing.solver.search import first_in_order
+from cpsat_pairing.solver.terms import Term
+from cpsat_pairing.testing.corpus import recorded
+
+from helpers import CORPUS_2026
 
 
 def _matching_model(seed: int) -> tuple[cp_model.CpModel, list[int], dict[tuple[int, int], cp_model.IntVar]]:
@@ -59,31 +61,29 @@ def test_first_in_order_is_the_lexicographic_minimum_of_the_partner_tiers(seed: 
     model, s1, x = _matching_model(seed)
     tiers = _solve_all(model, x)
     assert tiers is not None
-    terms = [Term(f"partner of {i}", [j + 1 for (a, j) in x if a == i], [v for (a, _), v in x.items() if a == i], one_hot=True)
-             for i in s1]
+    terms = [Term("transposition", f"partner of {i}", [j + 1 for (a, j) in x if a == i],
+                  [v for (a, _), v in x.items() if a == i], one_hot=True) for i in s1]
     expected = tiers.minimize(terms)
 
     model2, _, x2 = _matching_model(seed)
     fixed = _solve_all(model2, x2)
     assert fixed is not None
     decisions = [v for i in s1 for (a, j), v in sorted(x2.items(), key=lambda kv: kv[0]) if a == i]
-    assert fixed.first_in_order(decisions)
+    assert first_in_order(fixed, decisions)
     got = [next(j + 1 for (a, j), v in x2.items() if a == i and fixed.var_value(v)) for i in s1]
     assert got == expected
 
 
 def test_partner_tiers_fall_back_to_one_by_one_past_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """With no budget for the fixed search, the tiers solved in sequence give the same rounds."""
-    path = Path(__file__).parent / "fixtures" / "corpus" / "dutch-2026" / "dev" / "t000031.trf"
-    t = read_trf(path)
+    t = read_trf(next(p for p in CORPUS_2026 if p.stem == "t000031"))
     calls = []
     original = order._fix_partners_tier_by_tier
-    monkeypatch.setattr(order, "FIXED_SEARCH_BUDGET", 1e-9)
-    monkeypatch.setattr(lex, "PROPAGATION_BUDGET", 1e-9)
     monkeypatch.setattr(order, "_fix_partners_tier_by_tier", lambda *a: (calls.append(1), original(*a)))
+    no_budget = SolverSettings(propagation_budget=1e-9, fixed_search_budget=1e-9)
     for rnd in range(1, t.rounds_played + 1):
-        got = pair(t, rnd)
-        assert (set(got.as_pairs()), got.bye) == (set(file_round(t, rnd).pairs), file_round(t, rnd).bye)
+        got = pair(t, rnd, settings=no_budget)
+        assert (set(got.as_pairs()), got.bye) == recorded(t, rnd)
     assert calls  # the fallback really ran
 
 
@@ -92,7 +92,7 @@ def _domains_agree(solver: LexSolver) -> bool:
     proto = solver.model.proto.variables
     for i in range(len(proto)):
         lo, hi = proto[i].domain[0], proto[i].domain[1]
-        want = solver._domains.get(i)
+        want = solver.domains.fixed.get(i)
         if (lo, hi) != ((0, 1) if want is None else (want, want)):
             return False
     return True
@@ -106,28 +106,28 @@ def test_restrictions_and_fixed_domains_are_undone_exactly(seed: int) -> None:
     solver = _solve_all(model, x)
     assert solver is not None
     pairs = sorted(x)
-    solver.optional = [[x[k].index for k in pairs[::2]], [x[k].index for k in pairs[::4]]]
+    solver.use_restrictions([[x[k].index for k in pairs[::2]], [x[k].index for k in pairs[::4]]], None, None)
     for level in (0, 1, 0, None):
         solver._restrict_to(level)
         assert _domains_agree(solver)
         if level is not None:  # the incumbent's own pairs stay free
-            assert all(solver._domains.get(i, 1) for i, v in solver.values.items() if v)
+            assert all(solver.domains.fixed.get(i, 1) for i, v in solver.values.items() if v)
     solver._restrict_to(0)
     chosen = [v for v in x.values() if solver.var_value(v)]
-    with solver._fixed([(chosen[0].index, 0)]):
+    with solver.domains.fixing([(chosen[0].index, 0)]):
         assert _domains_agree(solver)
     assert _domains_agree(solver)
     assert solver.check([chosen[0]]) is not None  # the full model again (the restriction lifted)
-    assert not solver._restriction and _domains_agree(solver)
+    assert not solver.domains.restriction and _domains_agree(solver)
     # A candidate that keeps the incumbent's first pair is feasible and stays fixed.
-    assert solver.try_fix_domains([(chosen[0].index, 1)], [("kept", 1)])
-    assert solver._domains[chosen[0].index] == 1 and _domains_agree(solver)
+    assert solver.try_fix_domains([(chosen[0].index, 1)], [Tier("test", "kept", 1)])
+    assert solver.domains.fixed[chosen[0].index] == 1 and _domains_agree(solver)
     # One that drops every pair of the first S1 player is not, and leaves nothing behind.
     row = [(v.index, 0) for (a, _), v in x.items() if a == s1[0]]
 
     def fixed_for_good() -> dict[int, int]:  # the restriction in place comes and goes
-        return {i: v for i, v in solver._domains.items() if i not in solver._restriction}
+        return {i: v for i, v in solver.domains.fixed.items() if i not in solver.domains.restriction}
 
     before = fixed_for_good()
-    assert not solver.try_fix_domains(row, [("dropped", 1)])
+    assert not solver.try_fix_domains(row, [Tier("test", "dropped", 1)])
     assert fixed_for_good() == before and _domains_agree(solver)

@@ -1,7 +1,7 @@
 """Re-pairing the residents (repair.py): a proposal that must never change an answer.
 
 The restriction, the count bound and the repair are switched on for every model
-(SPARSE_FROM = 0), so that small rounds go through them.  Checked: the pairings are the
+(`SolverSettings.sparse_from` 0), so that small rounds go through them.  Checked: the pairings are the
 ones found without the repair, the repair is really kept (and reaches the bound) on a
 random round, and a proposal the model does not accept is dropped.
 """
@@ -12,16 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from cpsat_pairing.dutch import bracket
-
-from cpsat_pairing.solver import lex
-
-from cpsat_pairing.dutch import order
-from cpsat_pairing.dutch.rounds import pair
+from cpsat_pairing import SolverSettings, pair, read_trf
+from cpsat_pairing.dutch import bracket, order
+from cpsat_pairing.solver.cpsat import STATS
 from cpsat_pairing.solver.repair import repair
-from cpsat_pairing.formats import read_trf
+from cpsat_pairing.testing.large import make_large
 
-from large import make_large
+EVERYWHERE = SolverSettings(sparse_from=0)
 
 
 @pytest.fixture(scope="module")
@@ -31,13 +28,12 @@ def random_round(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _pairing(t, monkeypatch, proposer) -> tuple[list, object, int, int]:
     monkeypatch.setattr(bracket, "repair", proposer)
-    before_kept, before_bounded = lex.STATS["repaired"], lex.STATS["bounded"]
-    p = pair(t)
-    return p.as_pairs(), p.bye, lex.STATS["repaired"] - before_kept, lex.STATS["bounded"] - before_bounded
+    before_kept, before_bounded = STATS["repaired"], STATS["bounded"]
+    p = pair(t, settings=EVERYWHERE)
+    return p.as_pairs(), p.bye, STATS["repaired"] - before_kept, STATS["bounded"] - before_bounded
 
 
 def test_repair_is_kept_and_changes_no_pairing(random_round: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bracket, "SPARSE_FROM", 0)
     t = read_trf(random_round)
     pairs, bye, kept, _ = _pairing(t, monkeypatch, repair)
     assert kept >= 1  # the repair was exercised and accepted by the model
@@ -49,7 +45,6 @@ def test_repair_is_kept_and_changes_no_pairing(random_round: Path, monkeypatch: 
 def test_a_proposal_the_model_rejects_is_dropped(random_round: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A proposal that leaves everyone unpaired lowers every pair tier, but breaks the
     model: the check drops it and the answer is unchanged."""
-    monkeypatch.setattr(bracket, "SPARSE_FROM", 0)
     t = read_trf(random_round)
 
     calls = []
@@ -68,14 +63,14 @@ def test_split_witness_answers_no_exchange_and_changes_no_pairing(random_round: 
     """The "no exchange" candidate is often answered by a re-paired incumbent; the
     pairings are the ones found by searching, and a bad witness is dropped."""
     t = read_trf(random_round)
-    before = lex.STATS["witnessed"]
+    before = STATS["witnessed"]
     witnessed = pair(t)
-    assert lex.STATS["witnessed"] > before
+    assert STATS["witnessed"] > before
     monkeypatch.setattr(order, "split_witness", lambda bm, s1, s2: None)
     searched = pair(t)
     assert (witnessed.as_pairs(), witnessed.bye) == (searched.as_pairs(), searched.bye)
     monkeypatch.setattr(order, "split_witness", lambda bm, s1, s2: {i: 0 for i in bm.solver.values})
-    before = lex.STATS["witnessed"]
+    before = STATS["witnessed"]
     broken = pair(t)
-    assert lex.STATS["witnessed"] == before
+    assert STATS["witnessed"] == before
     assert (broken.as_pairs(), broken.bye) == (searched.as_pairs(), searched.bye)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cpsat_pairing.errors import FileAccessError, InconsistentData, TrfError
+from cpsat_pairing.errors import FileAccessError, InconsistentData, InputError
 from cpsat_pairing.domain.tournament import PENDING_RESULT, Colour, ForbiddenPairs, Outcome, RoundEntry, Scoring
 from cpsat_pairing.domain.tournament import player_points
 from cpsat_pairing.formats import append_round, format_points, parse_trf, read_trf, round_trip_view, write_trf
@@ -242,7 +242,7 @@ def test_xxs_scoring() -> None:
 
 def test_xxs_white_and_black_must_agree() -> None:
     text = trf(player(1, "A", "0.0"), "XXS WW=3 BW=2")
-    with pytest.raises(TrfError, match="colour"):
+    with pytest.raises(InputError, match="colour"):
         parse_trf(text)
     assert parse_trf(trf(player(1, "A", "0.0"), "XXS WW=3 BW=3")).scoring.win == 3
 
@@ -266,7 +266,7 @@ def test_162_scoring() -> None:
 
 
 def test_bad_162_symbol() -> None:
-    with pytest.raises(TrfError) as info:
+    with pytest.raises(InputError) as info:
         parse_trf(trf(player(1, "A", "0.0"), "162  Q 3.0"), "f")
     assert (info.value.line, info.value.column) == (3, 6)
 
@@ -312,14 +312,14 @@ def test_edition_hint_prefers_192() -> None:
 # --- errors -----------------------------------------------------------------------------
 
 
-def _error(text: str) -> TrfError:
-    with pytest.raises(TrfError) as info:
+def _error(text: str) -> InputError:
+    with pytest.raises(InputError) as info:
         parse_trf(text, "f.trf")
     return info.value
 
 
 def test_error_format() -> None:
-    e = TrfError("bad thing", file="a.trf", line=3, column=17)
+    e = InputError("bad thing", file="a.trf", line=3, column=17)
     assert str(e) == "a.trf:3:17: bad thing"
     assert isinstance(e, ValueError) and e.exit_code == 3
 

@@ -4,19 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from cpsat_pairing.dutch.rounds import NoValidPairing, pair
+from cpsat_pairing import NoValidPairing, pair, parse_trf
 from cpsat_pairing.apps.stress import complete_pairing_exists, pairable
-from cpsat_pairing.formats import parse_trf
-
-from test_fallbacks import _no_pairing_round_4
-
-
-def _field(n: int, forbidden: list[tuple[int, int]]) -> str:
-    lines = ["012 Hand-made field", "XXR 5", "XXC white1"]
-    for i in range(1, n + 1):
-        lines.append(f"001 {i:4d}      Player {i:<27d} {2500 - i:4d}                             0.0 {i:4d}")
-    lines += [f"XXP {a} {b}" for a, b in forbidden]
-    return "\n".join(lines) + "\n"
+from cpsat_pairing.testing.handmade import field as _field
+from cpsat_pairing.testing.handmade import no_pairing_round_4 as _no_pairing_round_4
 
 
 def test_a_player_who_met_everybody_is_named_with_the_reason() -> None:

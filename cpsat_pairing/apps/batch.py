@@ -1,11 +1,12 @@
-"""Check many files on a Dask cluster (the optional extra `[distributed]`).
+"""Check many files: in a local process pool, or on a Dask cluster (the optional extra
+`[distributed]`).
 
-One task per file.  The client reads each file and sends its bytes with the task, so
+On a cluster, one task per file.  The client reads each file and sends its bytes with the task, so
 workers need the package (same version) but no shared file system; a worker runs
 `check.check_data` on the bytes and sends the report back.  Reports stream back as they
 complete (`on_done`, e.g. a progress bar) and are returned in the order of the paths,
-exactly one per path -- the same list `check.check_files` returns, so the summary, JSON
-and HTML report are the local ones.
+exactly one per path -- the same list `check_files` returns, so the summary, JSON and
+HTML report are the local ones.
 
 Lost workers: when a worker dies, the scheduler gives its tasks to another worker
 (Dask's own bookkeeping: up to `distributed.scheduler.allowed-failures` deaths per
@@ -22,10 +23,12 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
-from cpsat_pairing import __version__
+from cpsat_pairing.version import __version__
+from cpsat_pairing.apps.check import FileCheck, check_data, check_file
 from cpsat_pairing.errors import ExitCode
 
 try:  # the optional extra
@@ -56,15 +59,45 @@ def worker_version() -> str:
     return __version__
 
 
-def check_task(data: bytes | None, path: str, edition: str, rounds: str | None) -> dict[str, Any]:
-    """The task: one file's report (runs on a worker)."""
-    from cpsat_pairing.apps.check import check_data
+def _check_file_task(args: tuple[str, str | None, str | None]) -> FileCheck:
+    return check_file(*args)
 
+
+def check_files(
+    paths: Sequence[str],
+    edition: str | None = "dutch-2026",
+    rounds: str | None = None,
+    jobs: int = 1,
+    on_done: Callable[[FileCheck], None] | None = None,
+) -> list[FileCheck]:
+    """Check many files, `jobs` at a time in a process pool; reports in the given order."""
+    tasks = [(str(p), edition, rounds) for p in paths]
+    results: dict[int, FileCheck] = {}
+    if jobs <= 1 or len(tasks) <= 1:
+        for i, task in enumerate(tasks):
+            results[i] = _check_file_task(task)
+            if on_done:
+                on_done(results[i])
+    else:
+        with ProcessPoolExecutor(min(jobs, len(tasks))) as pool:
+            futures = {pool.submit(_check_file_task, task): i for i, task in enumerate(tasks)}
+            for fut in as_completed(futures):
+                results[futures[fut]] = fut.result()
+                if on_done:
+                    on_done(results[futures[fut]])
+    return [results[i] for i in range(len(tasks))]
+
+
+# --- on a Dask cluster -------------------------------------------------------------------
+
+
+def check_task(data: bytes | None, path: str, edition: str | None, rounds: str | None) -> FileCheck:
+    """The task: one file's report (runs on a worker)."""
     return check_data(data, path, edition, rounds)
 
 
-def _error_report(path: str, edition: str, message: str, code: int) -> dict[str, Any]:
-    return {"file": path, "edition": edition, "rounds": [], "error": message, "exit_code": code}
+def _error_report(path: str, edition: str | None, message: str, code: int) -> FileCheck:
+    return FileCheck(path, edition, error=message, exit_code=code)
 
 
 def _read(path: str) -> bytes | dict[str, Any]:
@@ -107,26 +140,26 @@ def check_workers(client: Any) -> list[str]:
 def check_files_dask(
     paths: Sequence[str],
     client: Any,
-    edition: str = "dutch-2026",
+    edition: str | None = "dutch-2026",
     rounds: str | None = None,
-    on_done: Callable[[dict[str, Any]], None] | None = None,
+    on_done: Callable[[FileCheck], None] | None = None,
     retries: int = 2,
     window: int | None = None,
-    task: Callable[..., dict[str, Any]] = check_task,
-) -> list[dict[str, Any]]:
+    task: Callable[..., FileCheck] = check_task,
+) -> list[FileCheck]:
     """Check `paths` on the cluster behind `client`; reports in the order of `paths`."""
     d = _require()
     if window is None:
         threads = sum(client.nthreads().values()) or 1
         window = max(64, 4 * threads)
     run = uuid.uuid4().hex[:12]
-    results: dict[int, dict[str, Any]] = {}
+    results: dict[int, FileCheck] = {}
     tries: dict[int, int] = {}
     pending = iter(range(len(paths)))
     futures: dict[Any, int] = {}
     ac = d.as_completed()
 
-    def done(i: int, report: dict[str, Any]) -> None:
+    def done(i: int, report: FileCheck) -> None:
         if i in results:
             return  # a report arrives once per path, whatever happens to the workers
         results[i] = report

@@ -63,7 +63,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from cpsat_pairing.errors import ExitCode, PairingError
+from cpsat_pairing.errors import ExitCode, NoValidPairing, PairingError
 from cpsat_pairing.domain.tournament import Acceleration, Colour, ForbiddenPairs, Player, RoundEntry, Tournament
 from cpsat_pairing.formats import DIALECTS, append_round, write_trf
 
@@ -323,7 +323,7 @@ def _with_blocks(t: Tournament, rnd: int, blocks: dict[int, RoundEntry | None]) 
 
 def _play_round(rng: random.Random, t: Tournament, rnd: int, plan: _Plan, cfg: GenConfig) -> Tournament:
     """Enter round `rnd`'s absences, pair it with the engine, enter the results."""
-    from cpsat_pairing.dutch.rounds import NoValidPairing, pair
+    from cpsat_pairing.dutch.rounds import pair
 
     ppm = cfg.ppm
     ids = [p.id for p in t.players]
@@ -456,8 +456,6 @@ def generate(seed: int, cfg: GenConfig = GenConfig()) -> Tournament:
 
 def play(seed: int, cfg: GenConfig = GenConfig()) -> Generated:
     """`generate`, telling also which round had no valid pairing, if one ended it."""
-    from cpsat_pairing.dutch.rounds import NoValidPairing
-
     if not 0 <= seed <= MAX_SEED:
         raise ValueError(f"seed must be between 0 and {MAX_SEED}, got {seed}")
     last: Exception | None = None

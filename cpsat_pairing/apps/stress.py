@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from cpsat_pairing.apps import generate as gen
-from cpsat_pairing.dutch.rounds import compatibility, illegalities
+from cpsat_pairing.domain.compat import Compatibility
+from cpsat_pairing.dutch.rounds import illegalities
 from cpsat_pairing.apps.check import file_round
 from cpsat_pairing.dutch.edition import load_edition
 from cpsat_pairing.domain.state import build_state, round_exists
@@ -135,7 +136,7 @@ def pairable(t: Tournament, rnd: int, edition: str) -> bool:
     """`complete_pairing_exists` for round `rnd` of `t` under `edition`'s definitions."""
     ed = load_edition(edition)
     st = build_state(t, rnd, ed.state_rules)
-    ok = compatibility(st, t)
+    ok = Compatibility(st, t)
     return complete_pairing_exists(st.present, ok, lambda p: st.players[p].pab_eligible)
 
 

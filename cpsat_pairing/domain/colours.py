@@ -1,4 +1,4 @@
-"""Colour allocation for one pair (2026 Art. 5.2; 2017 E.1-E.5).
+"""Colour allocation for one pair (2026 Art. 5.2; 2017 and 2013 E.1-E.5).
 
 Applied after the pairing is fixed: colours never change who plays whom.  The rule
 that decided is returned too, so explanations can name it.
@@ -6,8 +6,33 @@ that decided is returned too, so explanations can name it.
 
 from __future__ import annotations
 
+from enum import Enum
+
 from cpsat_pairing.domain.state import PlayerState, PrefKind, RoundState
 from cpsat_pairing.domain.tournament import Colour
+
+
+class ColourRule(Enum):
+    """The step of Art. 5.2 that gave the colours (2017 and 2013: E.1-E.5, the same
+    steps in the same order), and what it says in this case."""
+
+    BOTH = ("5.2.1", "both preferences granted")
+    ONLY_HIGHER = ("5.2.2", "only the higher-ranked player has a preference")
+    ONLY_LOWER = ("5.2.2", "only the lower-ranked player has a preference")
+    STRONGER = ("5.2.2", "stronger preference granted")
+    WIDER_CD = ("5.2.2", "wider colour difference granted")
+    ALTERNATION = ("5.2.3", "alternation from the latest differing round")
+    HIGHER_RANKED = ("5.2.4", "higher-ranked player's preference granted")
+    TPN_PARITY = ("5.2.5", "TPN parity of the higher-ranked player and the initial colour")
+
+    @property
+    def article(self) -> str:
+        """The 2026 article ("5.2.1" ... "5.2.5"); an edition names it its own way."""
+        return self.value[0]
+
+    @property
+    def text(self) -> str:
+        return self.value[1]
 
 
 def higher_ranked(st: RoundState, p: int, q: int) -> tuple[int, int]:
@@ -31,7 +56,7 @@ def _last_difference(a: PlayerState, b: PlayerState) -> Colour | None:
 def allocate(
     st: RoundState, p: int, q: int, initial: Colour, tpn: dict[int, int] | None = None,
     initial_parity: int = 1,
-) -> tuple[int, int, str]:
+) -> tuple[int, int, ColourRule]:
     """Return (white, black, rule) for the pair p-q.
 
     When neither player has a colour preference, the higher-ranked player gets the
@@ -43,28 +68,28 @@ def allocate(
     a, b = st.players[hi], st.players[lo]
     ca, cb = a.pref_colour, b.pref_colour
 
-    def give(player: int, colour: Colour, rule: str) -> tuple[int, int, str]:
+    def give(player: int, colour: Colour, rule: str) -> tuple[int, int, ColourRule]:
         other = lo if player == hi else hi
         return (player, other, rule) if colour is Colour.WHITE else (other, player, rule)
 
     if ca is not None and cb is not None and ca != cb:
-        return give(hi, ca, "5.2.1 both preferences granted")
+        return give(hi, ca, ColourRule.BOTH)
     if ca is not None and cb is None:
-        return give(hi, ca, "5.2.2 only the higher-ranked player has a preference")
+        return give(hi, ca, ColourRule.ONLY_HIGHER)
     if cb is not None and ca is None:
-        return give(lo, cb, "5.2.2 only the lower-ranked player has a preference")
+        return give(lo, cb, ColourRule.ONLY_LOWER)
     if ca is not None and cb is not None:
         ka, kb = a.pref_kind, b.pref_kind
         if ka != kb:
             winner, colour = (hi, ca) if ka > kb else (lo, cb)
-            return give(winner, colour, "5.2.2 stronger preference granted")
+            return give(winner, colour, ColourRule.STRONGER)
         if ka is PrefKind.ABSOLUTE and abs(a.cd) != abs(b.cd):
             winner, colour = (hi, ca) if abs(a.cd) > abs(b.cd) else (lo, cb)
-            return give(winner, colour, "5.2.2 wider colour difference granted")
+            return give(winner, colour, ColourRule.WIDER_CD)
         last = _last_difference(a, b)
         if last is not None:
-            return give(hi, last.opposite, "5.2.3 alternation from the latest differing round")
-        return give(hi, ca, "5.2.4 higher-ranked player's preference granted")
+            return give(hi, last.opposite, ColourRule.ALTERNATION)
+        return give(hi, ca, ColourRule.HIGHER_RANKED)
     number = tpn.get(hi, hi) if tpn else hi
     colour = initial if number % 2 == initial_parity else initial.opposite
-    return give(hi, colour, "5.2.5 TPN parity of the higher-ranked player and the initial colour")
+    return give(hi, colour, ColourRule.TPN_PARITY)

@@ -24,7 +24,8 @@ from typing import Iterable
 from ortools.sat.python import cp_model
 
 from cpsat_pairing.dutch.bracket import BracketModel, Pair
-from cpsat_pairing.solver.lex import LexSolver, add_linear
+from cpsat_pairing.solver.lex import LexSolver
+from cpsat_pairing.solver.terms import add_linear
 from cpsat_pairing.solver.matching import is_perfect
 
 
@@ -90,8 +91,14 @@ class AggregateBracketModel(BracketModel):
         self.add_parity_cuts()
         all_vars = [*self.x.values(), *self.dn.values(), *self.up.values(), *self.w.values(), *self.nn_pairs]
         all_vars += [*self.u.values(), *self.exit.values(), *self.df.values()]
-        self.solver = LexSolver(m, all_vars, workers=self.workers)
+        self.solver = LexSolver(m, all_vars, self.settings)
         self._restrict()
+
+    def player_families(self) -> dict[str, dict[int, cp_model.IntVar]]:
+        return {"df": self.df, "u": self.u, "exit": self.exit, "dn": self.dn, "up": self.up, "w": self.w}
+
+    def counters(self) -> list[cp_model.IntVar]:
+        return list(self.nn_pairs)
 
     def _leaving(self, p: int, g: frozenset[int]) -> list[cp_model.IntVar]:
         """As in the pair model, plus the next-scoregroup counts that leave g."""
@@ -172,7 +179,7 @@ class AggregateBracketModel(BracketModel):
         for p, v in self.df.items():
             q = partner.get(p)
             vals[v.index] = int(q is None or not self.inside(p, q))
-        self.solver.values = vals
+        self.solver.set_incumbent(vals)
         return True
 
     def force(self, pairs: Iterable[Pair]) -> None:

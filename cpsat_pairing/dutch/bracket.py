@@ -17,34 +17,16 @@ from typing import Iterable
 
 from ortools.sat.python import cp_model
 
-from cpsat_pairing.solver.bounds import CountBound
 from cpsat_pairing.domain.compat import Compatibility
-from cpsat_pairing.solver.lex import LexSolver, add_linear, make_term
-from cpsat_pairing.solver.repair import repair
 from cpsat_pairing.domain.state import RoundState
+from cpsat_pairing.dutch.model import PairIndices
+from cpsat_pairing.solver.bounds import CountBound
+from cpsat_pairing.solver.lex import LexSolver
+from cpsat_pairing.solver.repair import repair
+from cpsat_pairing.solver.settings import DEFAULT_SETTINGS, SolverSettings
+from cpsat_pairing.solver.terms import add_linear
 
 Pair = tuple[int, int]
-
-# Models with at least this many pair variables first solve each tier restricted to
-# the pairs near the natural S1-S2 partners (lex.LexSolver.optional); smaller models
-# are solved whole.  WINDOWS are how near, in places within a scoregroup: the
-# restrictions tried one after another.  (4,000 rather than 8,000: 1,000 players, runs
-# interleaved, 13.0 s -> 11.6 s; the 500-player corpus rounds 3.9 s -> 3.4 s.)
-SPARSE_FROM = 4000
-WINDOWS = (8, 16)
-
-
-class PairIndices:
-    """Each player's neighbours with the proto index of their pair variable, read once:
-    the searches and the proposals of a big bracket walk every player's pairs several
-    times, and each read of an index crosses into C++ (5,000 players: 1.7 million
-    pairs)."""
-
-    adj: dict[int, list[tuple[int, cp_model.IntVar]]]
-
-    @cached_property
-    def adj_index(self) -> dict[int, list[tuple[int, int]]]:
-        return {p: [(q, v.index) for q, v in row] for p, row in self.adj.items()}
 
 
 @dataclass
@@ -63,7 +45,7 @@ class BracketModel(PairIndices):
     next_group: list[int]  # residents of the following scoregroup (for [C8])
     compatible: Compatibility
     pab_allowed: frozenset[int]  # who may be left unpaired ([C2] and the fixed [C5])
-    workers: int = 1
+    settings: SolverSettings = DEFAULT_SETTINGS
     pab_score: Fraction | None = None  # the [C5] score fixed for the round
     lazy: bool = False
     # The bracket alone: only pairs inside the bracket, every other player a downfloater.
@@ -112,7 +94,7 @@ class BracketModel(PairIndices):
                 self.df[p] = d
                 terms = [i for _, i in self.adj_index[p]] + [d.index]
                 add_linear(m, terms, [1] * len(terms), 1)
-            self.solver = LexSolver(m, list(self.x.values()) + list(self.df.values()), workers=self.workers)
+            self.solver = LexSolver(m, list(self.x.values()) + list(self.df.values()), self.settings)
             self._restrict()
             return
         odd = len(self.remaining) % 2
@@ -142,7 +124,7 @@ class BracketModel(PairIndices):
             add_linear(m, terms, [1] * len(terms), 1)
         self.add_parity_cuts()
         all_vars = list(self.x.values()) + list(self.u.values()) + list(self.exit.values()) + list(self.df.values())
-        self.solver = LexSolver(m, all_vars, workers=self.workers)
+        self.solver = LexSolver(m, all_vars, self.settings)
         self._restrict()
 
     def _make_pairs(self, rows: Iterable[tuple[int, list[int]]]) -> None:
@@ -170,10 +152,17 @@ class BracketModel(PairIndices):
 
     def _restrict(self) -> None:
         """Give a big model's solver its restriction and the count model's bound."""
-        self.solver.optional = self.optional_pairs()
-        if self.solver.optional:
-            self.solver.bound = lambda chunk, fixed: self.counts.minimum(chunk, fixed)
-            self.solver.repair = lambda chunk: repair(self, chunk)
+        optional = self.optional_pairs()
+        if optional:
+            self.solver.use_restrictions(
+                optional, lambda chunk, fixed: self.counts.minimum(chunk, fixed), lambda chunk: repair(self, chunk)
+            )
+
+    def player_families(self) -> dict[str, dict[int, cp_model.IntVar]]:
+        return {"df": self.df, "u": self.u, "exit": self.exit}
+
+    def counters(self) -> list[cp_model.IntVar]:
+        return []
 
     @cached_property
     def counts(self) -> CountBound:
@@ -182,7 +171,8 @@ class BracketModel(PairIndices):
 
     def optional_pairs(self) -> list[list[int]]:
         """Pairs of a big model that a solve can first try without (LexSolver.optional),
-        one list per window.
+        one list per window (`SolverSettings.windows`), for models of at least
+        `SolverSettings.sparse_from` pair variables.
 
         Within a scoregroup of g players the pairings the rules prefer join places i and
         i + g/2 (S1 with S2) and, after exchanges and transpositions, places near those;
@@ -190,7 +180,8 @@ class BracketModel(PairIndices):
         the pairing of a 386-player bracket has 43 pairs farther than 8 places, none
         farther than 13).  Pairs across scoregroups (MDPs, floaters) are always kept:
         there are few of them."""
-        if len(self.x) < SPARSE_FROM:
+        windows = self.settings.windows
+        if len(self.x) < self.settings.sparse_from:
             return []
         # Scoregroups as small integers (comparing Fractions was most of the time here).
         group_of: dict[Fraction, int] = {}
@@ -204,7 +195,7 @@ class BracketModel(PairIndices):
             group[p], place[p] = (-1 if p in self.mdps else g), sizes[g]
             sizes[g] += 1
         half = [size // 2 for size in sizes]
-        out: list[list[int]] = [[] for _ in WINDOWS]
+        out: list[list[int]] = [[] for _ in windows]
         # The pair variables' indices are consecutive, in the order of `x` (_make_pairs).
         for index, (p, q) in enumerate(self.x, self.first_pair_index):
             g = group[p]
@@ -212,7 +203,7 @@ class BracketModel(PairIndices):
                 continue
             d = abs(place[p] - place[q])
             off = min(d, abs(d - half[g]))
-            for level, window in enumerate(WINDOWS):
+            for level, window in enumerate(windows):
                 if off > window:
                     out[level].append(index)
         return [level for level in out if level]
@@ -361,8 +352,6 @@ class BracketModel(PairIndices):
                 by_level.setdefault(max(self.score[p], self.score[q]), []).append(v)
         return by_level
 
-    term = staticmethod(make_term)
-
     # -- reading the incumbent ---------------------------------------------------
 
     def _take_witness(self, pairs: Iterable[Pair]) -> dict[int, int] | None:
@@ -413,7 +402,7 @@ class BracketModel(PairIndices):
             vals[v.index] = int(not any(self.inside(*key) and p in key for key in chosen))
         for v in self.solver.all_vars:
             vals.setdefault(v.index, 0)
-        self.solver.values = vals
+        self.solver.set_incumbent(vals)
         return True
 
     def force(self, pairs: Iterable[Pair]) -> None:

@@ -1,59 +1,82 @@
-"""Rule editions as data: `models/<name>.toml` says which criteria apply, in which order.
+"""Rule editions as data: `models/<name>.toml`, validated when it is loaded.
 
-Keeping the edition out of the code is what lets the 2017 and 2013 texts be added as
-data plus a few criteria.
+An edition is its TOML file plus one module of hooks and criteria (the `procedure` it
+names: e2026.py, e2017/, e2013/).  The file lists the quality criteria in priority
+order by the names that module registered, the edition's switches of the definitions
+(`[state]`), of the generation order (`[order]`) and of colour allocation
+(`[colours]`), and how its text numbers the generation order and the colour rules
+(`[articles]`), so that every sentence and table of a report uses one numbering.
+
+Every key is checked when the file is loaded: an unknown key, a value of the wrong
+type or outside its choices, or a criterion the procedure does not define is an
+`EditionError` naming the file and the key.
 """
 
 from __future__ import annotations
 
+import importlib
 import re
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from cpsat_pairing.domain.state import StateRules
+from cpsat_pairing.dutch.registry import CRITERIA, PROCEDURES
+from cpsat_pairing.errors import EditionError
 
 DEFAULT_EDITION = "dutch-2026"
+
+# What `[articles]` may name: the generation order's steps (tier criteria) and the
+# colour rules (domain.colours.ColourRule articles), with the 2026 numbering as the
+# default.
+ARTICLES_2026: dict[str, str] = {
+    "MDP set": "Art. 4.4", "MDP-pairing": "Art. 4.2", "exchange": "Art. 4.3", "transposition": "Art. 4.2",
+    "colours": "Art. 5.2",
+    "5.2.1": "5.2.1", "5.2.2": "5.2.2", "5.2.3": "5.2.3", "5.2.4": "5.2.4", "5.2.5": "5.2.5",
+}
+
+# Each table's keys and their allowed values (a tuple: choices; a type: any value of it).
+_SCHEMA: dict[str, Any] = {
+    "name": str,
+    "title": str,
+    "procedure": str,
+    "quality": list,
+    "state": {"unplayed_downfloat": ("points", "always"), "bye_rule": ("win_points", "pab_or_forfeit_win", "any_points")},
+    "order": {"s1_size": ("pairs", "p0")},
+    "colours": {"no_preference_after_round_1": ("odd-tpn-initial", "even-tpn-initial")},
+    "articles": {key: str for key in ARTICLES_2026},
+}
+_REQUIRED = ("name", "procedure", "quality")
 
 
 @dataclass(frozen=True)
 class Edition:
     name: str
     title: str
-    quality: tuple[str, ...]
-    state_rules: StateRules
-    completion: str = "every-bracket"
-    pab_score: str = "minimise-first"
-    order: dict[str, str] = field(default_factory=dict)
-    # Which pairing procedure the criteria belong to: "2026" (also 2017) or "2013"
-    # (the Istanbul 2012 text: engine2013.py).
-    procedure: str = "2026"
-    # Colour allocation switches where the edition's reference engine decides what the
-    # text leaves open (`[colours]` in the model).
-    colours: dict[str, str] = field(default_factory=dict)
-    # How the text numbers the generation order and the colour rules: "2026" (Art. 4,
-    # Art. 5.2) or "sections" (the 2017 and 2013 texts: D.1-D.3, E.1-E.5).
-    numbering: str = "2026"
+    procedure: str  # the module of hooks and criteria: cpsat_pairing.dutch.<procedure>
+    quality: tuple[str, ...]  # criteria names, highest priority first
+    state_rules: StateRules = StateRules()
+    # 2013 (C.14.b2): S1 keeps the top P0 players when fewer pairs are made ("p0").
+    s1_size: str = "pairs"
+    # Which TPN parity takes the initial colour when neither player of a pair has a
+    # colour preference after round 1 (Art. 5.2.5 says odd).
+    no_preference_after_round_1: str = "odd-tpn-initial"
+    articles: Mapping[str, str] = field(default_factory=lambda: dict(ARTICLES_2026))
+    path: str = ""
 
-    def in_its_terms(self, text: str) -> str:
-        """`text` (written with the 2026 article numbers) in this edition's numbering."""
-        if self.numbering == "2026":
-            return text
-        for pattern, repl in _SECTIONS:
-            text = pattern.sub(repl, text)
-        return text
+    def article(self, key: str) -> str:
+        """What this edition's text calls a generation-order step or a colour rule
+        ("exchange" -> "Art. 4.3" or "D.2"; "5.2.1" -> "5.2.1" or "E.1")."""
+        return self.articles.get(key, key)
 
-
-# The 2026 articles and what the 2017 and 2013 texts call them.
-_SECTIONS = (
-    (re.compile(r"Art\. 4\.2\b"), "D.1"),
-    (re.compile(r"Art\. 4\.3\b"), "D.2"),
-    (re.compile(r"Art\. 4\.4\b"), "D.3"),
-    (re.compile(r"(?:Art\. )?\b5\.2\.(\d)\b"), r"E.\1"),
-    (re.compile(r"Art\. 5\.2\b"), "E"),
-)
+    @property
+    def hooks(self) -> Any:
+        """The procedure that pairs a round under this edition (dutch.rounds.Procedure)."""
+        return PROCEDURES[self.procedure]
 
 
 def _models_dir() -> Path:
@@ -68,25 +91,80 @@ def available() -> list[str]:
     return sorted(p.stem for p in _models_dir().glob("*.toml"))
 
 
-@cache
-def load_edition(name: str = DEFAULT_EDITION) -> Edition:
-    path = _models_dir() / f"{name}.toml"
-    if not path.is_file():
-        raise ValueError(f"unknown edition {name!r} (available: {', '.join(available())})")
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
-    st = data.get("state", {})
+def _fail(path: Path, key: str, message: str) -> EditionError:
+    return EditionError(f"{path}: {key}: {message}")
+
+
+def _check_table(path: Path, prefix: str, data: Mapping[str, Any], schema: Mapping[str, Any]) -> None:
+    for key, value in data.items():
+        where = f"{prefix}{key}"
+        if key not in schema:
+            known = ", ".join(sorted(schema))
+            raise _fail(path, where, f"unknown key (known: {known})")
+        rule = schema[key]
+        if isinstance(rule, dict):
+            if not isinstance(value, dict):
+                raise _fail(path, where, "expected a table")
+            _check_table(path, f"{where}.", value, rule)
+        elif isinstance(rule, tuple):
+            if value not in rule:
+                raise _fail(path, where, f"expected one of {', '.join(map(repr, rule))}, got {value!r}")
+        elif not isinstance(value, rule):
+            raise _fail(path, where, f"expected a {rule.__name__}, got {type(value).__name__}")
+
+
+def read_edition(path: Path) -> Edition:
+    """Load and validate an edition file."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise EditionError(f"{path}: cannot read: {exc}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise EditionError(f"{path}: not valid TOML: {exc}") from exc
+    _check_table(path, "", data, _SCHEMA)
+    for key in _REQUIRED:
+        if key not in data:
+            raise _fail(path, key, "missing")
+    procedure = data["procedure"]
+    if not re.fullmatch(r"e\d{4}", procedure):
+        raise _fail(path, "procedure", f"expected a module name such as 'e2026', got {procedure!r}")
+    try:
+        importlib.import_module(f"cpsat_pairing.dutch.{procedure}")  # registers its criteria and hooks
+    except ModuleNotFoundError:
+        raise _fail(path, "procedure", f"no such procedure {procedure!r}") from None
+    quality = data["quality"]
+    for i, name in enumerate(quality):
+        if not isinstance(name, str) or name not in CRITERIA:
+            raise _fail(path, f"quality[{i}]", f"unknown criterion {name!r}")
+    state = data.get("state", {})
     return Edition(
         name=data["name"],
         title=data.get("title", data["name"]),
-        quality=tuple(data["quality"]),
-        state_rules=StateRules(**st),
-        completion=data.get("completion", "every-bracket"),
-        pab_score=data.get("pab_score", "minimise-first"),
-        order=dict(data.get("order", {})),
-        procedure=str(data.get("procedure", "2026")),
-        colours=dict(data.get("colours", {})),
-        numbering=str(data.get("numbering", "2026")),
+        procedure=procedure,
+        quality=tuple(quality),
+        state_rules=StateRules(**state),
+        s1_size=data.get("order", {}).get("s1_size", "pairs"),
+        no_preference_after_round_1=data.get("colours", {}).get("no_preference_after_round_1", "odd-tpn-initial"),
+        articles={**ARTICLES_2026, **data.get("articles", {})},
+        path=str(path),
     )
+
+
+@cache
+def load_edition(name: str = DEFAULT_EDITION) -> Edition:
+    """The edition of that name (models/<name>.toml), or of that file (a path ending in .toml).
+
+    Raises:
+        EditionError: no such edition, or the file is malformed.
+    """
+    path = Path(name) if name.endswith(".toml") else _models_dir() / f"{name}.toml"
+    if not path.is_file():
+        raise EditionError(f"unknown edition {name!r} (available: {', '.join(available())})")
+    return read_edition(path)
+
+
+def as_edition(edition: str | Edition) -> Edition:
+    return load_edition(edition) if isinstance(edition, str) else edition
 
 
 # -- which edition a file names ---------------------------------------------------------

@@ -14,14 +14,18 @@ candidates we add a Boolean `s[p]` ("p is in S1") and minimise, in order:
 
 from __future__ import annotations
 
-from cpsat_pairing.dutch.bracket import BracketModel
+from cpsat_pairing.dutch.model import PairModel
 from cpsat_pairing.solver.counts import add_class_counts
-from cpsat_pairing.solver.lex import InfeasibleError
+from cpsat_pairing.solver.cpsat import InfeasibleError
 from cpsat_pairing.solver.repair import split_witness
+from cpsat_pairing.solver.search import first_in_order
+from cpsat_pairing.solver.terms import Tier, TierKind
+
+ORDER = TierKind.ORDER
 
 
 def _fix_partners(
-    bm: BracketModel, s1: list[int], among: frozenset[int], bsn: dict[int, int], label: str, counted: bool = False
+    bm: PairModel, s1: list[int], among: frozenset[int], bsn: dict[int, int], label: str, counted: bool = False
 ) -> None:
     """Art. 4.2: give S1[1], S1[2], ... in turn the lowest-BSN partner an optimal candidate allows.
 
@@ -41,13 +45,13 @@ def _fix_partners(
     # the greedy candidate first -- each S1 player the lowest free BSN -- no longer
     # pays: with the class counts the search finds it as fast, and it mostly failed,
     # after up to three solves: 2,000 players, 3 s.)
-    # A depth-first search can get lost in a big bracket (a 308-player 2017 round did),
-    # so it has a deterministic work budget; past it, the tiers are solved one after
-    # another as before.  Either way the answer is the same, on every machine.
+    # A depth-first search can get lost in a big bracket, so it has a deterministic
+    # work budget; past it, the tiers are solved one after another.  Either way the
+    # answer is the same, on every machine.
     decisions: list = []
     for p in s1:
         decisions += [v for _, v in sorted((bsn[q], v) for q, v in bm.adj[p] if q in among and q not in s1set)]
-    found = bm.solver.first_in_order(decisions, budget=FIXED_SEARCH_BUDGET)
+    found = first_in_order(bm.solver, decisions, budget=bm.solver.settings.fixed_search_budget)
     if found is None:
         _fix_partners_tier_by_tier(bm, s1, among, bsn, label)
         return
@@ -57,14 +61,10 @@ def _fix_partners(
         for q, v in bm.adj[p]:
             if q in among and q not in s1set and bm.solver.var_value(v):
                 bm.model.add(v == 1)
-                bm.solver.trace.append((f"{label}: partner of BSN {bsn[p]}", bsn[q]))
+                bm.solver.record(Tier(label, f"partner of BSN {bsn[p]}", bsn[q], ORDER, subject=bsn[p]))
 
 
-# CP-SAT deterministic time (machine-independent work units) for the fixed search.
-FIXED_SEARCH_BUDGET = 20.0
-
-
-def _fix_partners_tier_by_tier(bm: BracketModel, s1: list[int], among: frozenset[int], bsn: dict[int, int], label: str) -> None:
+def _fix_partners_tier_by_tier(bm: PairModel, s1: list[int], among: frozenset[int], bsn: dict[int, int], label: str) -> None:
     """The S1 partner tiers solved in sequence.  Partners fixed for earlier S1 players are
     out of reach of later ones; leaving them out makes each tier's lower bound tight, so
     a tier the incumbent already meets costs no solve.  The solver packs consecutive
@@ -76,14 +76,14 @@ def _fix_partners_tier_by_tier(bm: BracketModel, s1: list[int], among: frozenset
         terms = []
         for p in s1[i:]:
             weighted = [(bsn[q], v) for q, v in bm.adj[p] if q in among and q not in s1set and q not in taken]
-            terms.append(bm.term(f"{label}: partner of BSN {bsn[p]}", weighted, one_hot=True))
+            terms.append(bm.term(label, f"partner of BSN {bsn[p]}", weighted, kind=ORDER, one_hot=True, subject=bsn[p]))
         done = bm.solver.minimize_some(terms)
         for p in s1[i : i + done]:
             taken.update(q for q, v in bm.adj[p] if q in among and bm.solver.var_value(v))
         i += done
 
 
-def _fix_slots(bm: BracketModel, s1: list[int], s2: list[int], bsn: dict[int, int]) -> None:
+def _fix_slots(bm: PairModel, s1: list[int], s2: list[int], bsn: dict[int, int]) -> None:
     """Legacy D.1 when fewer than P0 pairs are made (2013: S1 keeps the top P0 players):
     the transposition of S2 puts one S2 player against each S1 player; a pair is an S1
     player with his S2 counterpart, an S1 player who floats faces an S2 player who floats
@@ -112,39 +112,38 @@ def _fix_slots(bm: BracketModel, s1: list[int], s2: list[int], bsn: dict[int, in
     for (p, q), v in bm.x.items():
         if p in inside and q in inside and (p in s1set) == (q in s1set):
             model.add(v == 0)
-    bm.solver.all_vars.extend(a.values())
     # Incumbent: pairs on their slots, floaters of S1 on the floaters of S2 in order.
     chosen = {p: q for (x, y) in bm.chosen_pairs() if x in inside and y in inside for p, q in ((x, y), (y, x))}
     free2 = [q for q in s2 if q not in chosen]
+    true = []
     for p in s1:
         q = chosen.get(p)
         if q is None and free2:
             q = free2.pop(0)
         if q is not None:
-            bm.solver.values[a[p, q].index] = 1
-    terms = [bm.term(f"transposition: S2 player against BSN {bsn[p]}", ((bsn[q], a[p, q]) for q in s2), one_hot=True)
+            true.append(a[p, q])
+    bm.solver.add_variables(a.values(), true)
+    terms = [bm.term("transposition", f"S2 player against BSN {bsn[p]}", ((bsn[q], a[p, q]) for q in s2),
+                     kind=ORDER, one_hot=True)
              for p in s1]
     bm.solver.minimize(terms)
 
 
-def generation_order(bm: BracketModel, remainder_bsn: str = "fresh", s1_size: str = "pairs") -> None:
-    """Fix the first-generated candidate among those optimal on every criterion."""
-    # Presolve slows these feasibility-like solves (1,000 players: 3.5 s -> 1.9 s
-    # without).  The incumbent's hint is followed as elsewhere: the candidates checked
-    # here (the greedy MDP partners, no exchange) usually differ from it in a few
-    # pairs, and CP-SAT repairs it faster than it searches from scratch (1,000
-    # players: the MDP checks 0.94 s -> 0.33 s; 2,000 players, a 400-player bracket's
-    # no-exchange check: 3.6 s -> 1.4 s).
-    solver = bm.solver
-    saved = solver.presolve
-    solver.presolve = False
-    try:
-        _generation_order(bm, remainder_bsn, s1_size)
-    finally:
-        solver.presolve = saved
+def generation_order(bm: PairModel, s1_size: str = "pairs") -> None:
+    """Fix the first-generated candidate among those optimal on every criterion.
+
+    `s1_size` "p0" is the 2013 reading (C.14.b2): with M1 = 0 the bracket is paired as
+    homogeneous with its MDPs, and S1 keeps the top P0 players when fewer pairs are made.
+    """
+    # Presolve slows these feasibility-like solves.  The incumbent's hint is followed
+    # as elsewhere: the candidates checked here (the greedy MDP partners, no exchange)
+    # usually differ from it in a few pairs, and CP-SAT repairs it faster than it
+    # searches from scratch.
+    with bm.solver.without_presolve():
+        _generation_order(bm, s1_size)
 
 
-def _generation_order(bm: BracketModel, remainder_bsn: str, s1_size: str) -> None:
+def _generation_order(bm: PairModel, s1_size: str) -> None:
     solver = bm.solver
     model = bm.model
     residents = frozenset(bm.residents)
@@ -152,7 +151,8 @@ def _generation_order(bm: BracketModel, remainder_bsn: str, s1_size: str) -> Non
     paired_mdps = [m for m in mdps if not solver.var_value(bm.df[m])]
     if paired_mdps:
         # 4.4.2: valid MDP sets by their smallest differing BSN.
-        solver.minimize([bm.term(f"MDP set: BSN {bm.bsn[m]} in S1", [(1, bm.df[m])]) for m in mdps])
+        solver.minimize([bm.term("MDP set", f"BSN {bm.bsn[m]} in S1", [(1, bm.df[m])], kind=ORDER, subject=bm.bsn[m])
+                         for m in mdps])
         s1 = [m for m in mdps if not solver.var_value(bm.df[m])]
         # 4.2 on S2 (all residents): partners of S1[1], S1[2], ... as low as possible.
         _fix_partners(bm, s1, residents, bm.bsn, "MDP-pairing")
@@ -170,37 +170,36 @@ def _generation_order(bm: BracketModel, remainder_bsn: str, s1_size: str) -> Non
     n1 = len(pairs)
     if n1 == 0:
         return
+    # The remainder is paired as a bracket of its own (Art. 3.3.3, 3.7.1), numbered
+    # afresh: 1, 2, ... in ranking order.
+    bsn = {p: i + 1 for i, p in enumerate(remainder)}
     if whole and n1 < len(remainder) // 2:
-        bsn = bm.bsn if remainder_bsn == "original" else {p: i + 1 for i, p in enumerate(remainder)}
         p0 = len(remainder) // 2
         s1_orig, s2_orig = remainder[:p0], remainder[p0:]
         if all((p in s1_orig) != (q in s1_orig) for p, q in pairs):
             _fix_slots(bm, s1_orig, s2_orig, bsn)
             return
-    bsn = bm.bsn if remainder_bsn == "original" else {p: i + 1 for i, p in enumerate(remainder)}
     s1_orig, s2_orig = remainder[:n1], remainder[n1:]
     # No exchange at all is the first in the order of 4.3.2 whenever it is feasible.
     # It is asked without the S1 variables below: every S1 player paired inside the
-    # bracket, no pair inside S1 or inside S2 -- domains fixed, nothing added (1,000
-    # players: its 16,000 linking constraints made the check and the transposition
-    # after it cost more than the rest of the bracket's generation order).
+    # bracket, no pair inside S1 or inside S2 -- domains fixed, nothing added (the
+    # linking constraints of the S1 variables would cost more than the rest of the
+    # bracket's generation order).  The tiers are those the terms below would give.
     no_exchange = [
-        ("exchange: players moved", -len(s1_orig)),
-        ("exchange: BSN sum difference", sum(bsn[p] for p in s1_orig)),
+        Tier("exchange", "players moved", -len(s1_orig), ORDER, maximised=True),
+        Tier("exchange", "BSN sum difference", sum(bsn[p] for p in s1_orig), ORDER),
     ]
-    no_exchange += [(f"exchange: BSN {bsn[p]} stays in S1", 1) for p in reversed(s1_orig)]
-    no_exchange += [(f"exchange: BSN {bsn[q]} moves to S1", 0) for q in s2_orig]
+    no_exchange += [Tier("exchange", f"BSN {bsn[p]} stays in S1", 1, ORDER, subject=bsn[p]) for p in reversed(s1_orig)]
+    no_exchange += [Tier("exchange", f"BSN {bsn[q]} moves to S1", 0, ORDER, maximised=True, subject=bsn[q])
+                    for q in s2_orig]
     add_class_counts(bm, s1_orig, s2_orig)  # for the check and the transposition after it
     witness = split_witness(bm, s1_orig, s2_orig)
     if solver.try_fix_domains(_one_side_each(bm, frozenset(s1_orig), rset), no_exchange, witness):
         _fix_partners(bm, s1_orig, rset, bsn, "transposition", counted=True)
         return
     s = {p: model.new_bool_var(f"s1_{p}") for p in remainder}
-    solver.all_vars.extend(s.values())
     # Incumbent value of the new variables: one player of each pair in S1 (the higher).
-    for p, q in pairs:
-        hi = p if bm.bsn[p] < bm.bsn[q] else q
-        solver.values[s[hi].index] = 1
+    solver.add_variables(s.values(), [s[p if bm.bsn[p] < bm.bsn[q] else q] for p, q in pairs])
     for (p, q), v in bm.x.items():
         if p in rset and q in rset:
             model.add(s[p] + s[q] == 1).only_enforce_if(v)
@@ -208,30 +207,32 @@ def _generation_order(bm: BracketModel, remainder_bsn: str, s1_size: str) -> Non
         model.add(s[p] == 0).only_enforce_if(bm.df[p])
     model.add(sum(s.values()) == n1)
     terms = [
-        bm.term("exchange: players moved", ((-1, s[p]) for p in s1_orig)),
-        bm.term("exchange: BSN sum difference", ((bsn[p], s[p]) for p in remainder)),
+        bm.term("exchange", "players moved", ((-1, s[p]) for p in s1_orig), kind=ORDER),
+        bm.term("exchange", "BSN sum difference", ((bsn[p], s[p]) for p in remainder), kind=ORDER),
     ]
-    terms += [bm.term(f"exchange: BSN {bsn[p]} stays in S1", [(1, s[p])]) for p in reversed(s1_orig)]
-    terms += [bm.term(f"exchange: BSN {bsn[q]} moves to S1", [(-1, s[q])]) for q in s2_orig]
+    terms += [bm.term("exchange", f"BSN {bsn[p]} stays in S1", [(1, s[p])], kind=ORDER, subject=bsn[p])
+              for p in reversed(s1_orig)]
+    terms += [bm.term("exchange", f"BSN {bsn[q]} moves to S1", [(-1, s[q])], kind=ORDER, subject=bsn[q])
+              for q in s2_orig]
     solver.minimize(terms)
     s1 = [p for p in remainder if solver.var_value(s[p])]
     _close_sides(bm, frozenset(s1), rset)
     _fix_partners(bm, s1, rset, bsn, "transposition")
 
 
-def _one_side_each(bm: BracketModel, s1: frozenset[int], remainder: frozenset[int]) -> list[tuple[int, int]]:
+def _one_side_each(bm: PairModel, s1: frozenset[int], remainder: frozenset[int]) -> list[tuple[int, int]]:
     """The candidate "S1 is `s1`" as fixed values: every S1 player paired inside the
     bracket, and no pair of the remainder inside S1 or inside S2."""
     return [(bm.df[p].index, 0) for p in s1] + _same_side(bm, s1, remainder)
 
 
-def _same_side(bm: BracketModel, s1: frozenset[int], remainder: frozenset[int]) -> list[tuple[int, int]]:
+def _same_side(bm: PairModel, s1: frozenset[int], remainder: frozenset[int]) -> list[tuple[int, int]]:
     """The remainder's pairs inside S1 or inside S2, each at 0."""
     return [(v.index, 0) for (p, q), v in bm.x.items() if p in remainder and q in remainder and (p in s1) == (q in s1)]
 
 
-def _close_sides(bm: BracketModel, s1: frozenset[int], remainder: frozenset[int]) -> None:
+def _close_sides(bm: PairModel, s1: frozenset[int], remainder: frozenset[int]) -> None:
     """Once the exchange is fixed, no pair may lie inside S1 or inside S2: fixing those
     pairs' domains lets the solver drop them (and their side constraints) when it loads
-    the model (500 players: transposition solves 1.36 s -> 1.11 s)."""
+    the model."""
     bm.solver.fix_domains(_same_side(bm, s1, remainder))

@@ -5,7 +5,7 @@ Fixed-column parsing as the specification defines it (columns 1-based, inclusive
 leniency for what real files do: blank opponent fields on byes, `0000 - =` half-point
 byes, lines that stop early (withdrawals), ratings left blank, UTF-8 / UTF-8-BOM /
 latin-1 text and LF / CRLF / CR line ends. Every problem that makes the data unusable
-raises `TrfError` with file, line and column; problems that do not (a Points column
+raises `InputError` with file, line and column; problems that do not (a Points column
 that disagrees with the results) become `Tournament.warnings`.
 
 Results not known yet
@@ -33,7 +33,7 @@ from typing import ClassVar
 from cpsat_pairing.domain.tournament import (
     BYE_RESULTS, PENDING_RESULT, Acceleration, Colour, ForbiddenPairs, Player, Scoring, Tournament, player_points,
 )
-from cpsat_pairing.errors import FileAccessError, InconsistentData, TrfError
+from cpsat_pairing.errors import FileAccessError, InconsistentData, InputError
 from cpsat_pairing.formats.fields import (
     FieldError, decode, fields_240_fixed, fields_240_tokens, fields_250_fixed, fields_250_tokens,
     fields_260_fixed, fields_260_tokens, fields_xxa_fixed, fields_xxa_tokens, fixed_or_tokens, int_at,
@@ -92,9 +92,9 @@ class _Reader:
         try:
             handler(self, number, line)
         except FieldError as exc:
-            raise TrfError(exc.message, file=self.source, line=number, column=exc.column, text=line) from None
+            raise InputError(exc.message, file=self.source, line=number, column=exc.column, text=line) from None
 
-    def error(self, number: int, column: int, message: str, cls: type[TrfError] = TrfError) -> TrfError:
+    def error(self, number: int, column: int, message: str, cls: type[InputError] = InputError) -> InputError:
         text = self.lines[number - 1] if 0 < number <= len(self.lines) else None
         return cls(message, file=self.source, line=number, column=column, text=text)
 
@@ -287,7 +287,7 @@ class _Reader:
 
     def finish(self) -> Tournament:
         if not self.players:
-            raise TrfError("no player records (001) found: is this a TRF file?", file=self.source,
+            raise InputError("no player records (001) found: is this a TRF file?", file=self.source,
                            line=max(1, len(self.lines)), column=1)
         by_id = {p.id: p for p in self.players}
         self._check_refs(by_id)
@@ -488,7 +488,7 @@ def parse_trf(data: str | bytes, source: str = "<string>") -> Tournament:
     """Parse TRF text (or raw bytes, decoded UTF-8 / UTF-8-BOM / latin-1).
 
     Raises:
-        TrfError: a record is malformed (with its line and column).
+        InputError: a record is malformed (with its line and column).
         InconsistentData: records contradict each other.
     """
     text, encoding = decode(data)
@@ -506,7 +506,7 @@ def read_trf(path: str | Path) -> Tournament:
 
     Raises:
         FileAccessError: the file cannot be opened or read.
-        TrfError: see `parse_trf`.
+        InputError: see `parse_trf`.
     """
     try:
         data = Path(path).read_bytes()

@@ -10,11 +10,13 @@ from typing import Any
 
 from rich.table import Table
 
-from cpsat_pairing.dutch.rounds import Pairing
 from cpsat_pairing.domain.state import build_state
 from cpsat_pairing.domain.tournament import Tournament, history
+from cpsat_pairing.dutch.edition import load_edition
+from cpsat_pairing.dutch.result import Pairing
 from cpsat_pairing.formats import append_round, format_points, write_trf
 from cpsat_pairing.formats.pair_list import write_pair_list
+from cpsat_pairing.interface.check_view import rule_text
 
 
 def _pts(x: Fraction) -> str:
@@ -29,6 +31,7 @@ def bbp_pair_list(p: Pairing) -> str:
 def pairing_to_dict(t: Tournament, p: Pairing) -> dict[str, Any]:
     """Everything about the pairing as plain data (the `--format json` output)."""
     st = build_state(t, p.round)
+    ed = load_edition(p.edition)
     name = {pl.id: pl.name for pl in t.players}
 
     def who(pid: int) -> dict[str, Any]:
@@ -39,7 +42,7 @@ def pairing_to_dict(t: Tournament, p: Pairing) -> dict[str, Any]:
         "round": p.round,
         "edition": p.edition,
         "boards": [
-            {"board": i, "white": who(b.white), "black": who(b.black), "colour_rule": b.colour_rule}
+            {"board": i, "white": who(b.white), "black": who(b.black), "colour_rule": rule_text(b.colour_rule, ed)}
             for i, b in enumerate(p.boards, start=1)
         ],
         "bye": None if p.bye is None else who(p.bye),
@@ -52,7 +55,7 @@ def pairing_to_dict(t: Tournament, p: Pairing) -> dict[str, Any]:
                 "mdps": br.mdps,
                 "pairs": [list(pq) for pq in br.pairs],
                 "downfloaters": br.downfloaters,
-                "tiers": {name: value for name, value in br.tiers if value},
+                "tiers": {tier.name: tier.value for tier in br.tiers if tier.value},
             }
             for br in p.brackets
         ],

@@ -1,8 +1,8 @@
 """The `check --html` report: one self-contained page (inline CSS, no scripts, no links
 to anything outside the file), one section per round, differing boards highlighted.
 
-Built from the JSON-ready reports of `check.py`, so the page shows exactly what the
-JSON says.
+Built from the same data as the JSON report (check_view.round_json), so the page shows
+exactly what the JSON says.
 """
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-from cpsat_pairing import __version__
-from cpsat_pairing.apps.check import MATCH, counts, summary_line
+from cpsat_pairing.apps.check import FileCheck, Verdict, counts
+from cpsat_pairing.interface.check_view import round_json, summary_line
+from cpsat_pairing.version import __version__
 
 CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:1.5em;color:#222;max-width:70em}
@@ -96,35 +97,34 @@ def _round_section(fi: int, r: dict[str, Any]) -> str:
         parts.append(f'<p class="why">{escape(r["summary"])}</p>')
     if r.get("illegalities"):
         parts.append("<ul>" + "".join(f"<li>{escape(x)}</li>" for x in r["illegalities"]) + "</ul>")
-    if verdict != MATCH:
+    if verdict != Verdict.MATCH.value:
         parts.append(_tables(r))
         parts.append(_side_by_side(r))
     parts.append("</section>")
     return "".join(parts)
 
 
-def _file_section(fi: int, rep: dict[str, Any]) -> str:
-    head = f'<section class="file" id="f{fi}"><h2>{escape(rep["file"])}</h2>'
-    if rep["error"]:
-        return head + f'<p class="why">{escape(rep["error"])}</p></section>'
+def _file_section(fi: int, rep: FileCheck) -> str:
+    head = f'<section class="file" id="f{fi}"><h2>{escape(rep.file)}</h2>'
+    if rep.error:
+        return head + f'<p class="why">{escape(rep.error)}</p></section>'
     c = counts([rep])
-    info = f"<p>{escape(rep.get('name') or '')} — {rep.get('players', 0)} players, {c['rounds']} rounds checked</p>"
-    return head + info + "".join(_round_section(fi, r) for r in rep["rounds"]) + "</section>"
+    info = f"<p>{escape(rep.name or '')} — {rep.players} players, {c['rounds']} rounds checked</p>"
+    return head + info + "".join(_round_section(fi, round_json(r)) for r in rep.rounds) + "</section>"
 
 
-def _summary(reports: Sequence[dict[str, Any]]) -> str:
-    from cpsat_pairing.apps.check import VERDICTS
-
-    head = "<tr><th>file</th><th>rounds</th>" + "".join(f"<th>{escape(v)}</th>" for v in VERDICTS) + "</tr>"
+def _summary(reports: Sequence[FileCheck]) -> str:
+    verdicts = [v.value for v in Verdict]
+    head = "<tr><th>file</th><th>rounds</th>" + "".join(f"<th>{escape(v)}</th>" for v in verdicts) + "</tr>"
     rows = []
     for fi, rep in enumerate(reports):
         c = counts([rep])
-        cells = "".join(f"<td>{c[v] or ''}</td>" for v in VERDICTS)
-        rows.append(f'<tr><td><a href="#f{fi}">{escape(rep["file"])}</a></td><td>{c["rounds"]}</td>{cells}</tr>')
+        cells = "".join(f"<td>{c[v] or ''}</td>" for v in verdicts)
+        rows.append(f'<tr><td><a href="#f{fi}">{escape(rep.file)}</a></td><td>{c["rounds"]}</td>{cells}</tr>')
     return f'<table class="summary">{head}{"".join(rows)}</table>'
 
 
-def render(reports: Sequence[dict[str, Any]], edition: str) -> str:
+def render(reports: Sequence[FileCheck], edition: str) -> str:
     """The whole report as one HTML5 document."""
     body = "".join(_file_section(fi, rep) for fi, rep in enumerate(reports))
     return (

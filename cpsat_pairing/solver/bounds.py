@@ -24,19 +24,15 @@ from typing import TYPE_CHECKING, Sequence
 
 from ortools.sat.python import cp_model
 
-from cpsat_pairing.solver.lex import Term
+from cpsat_pairing.solver.terms import Term
 
 if TYPE_CHECKING:
-    from cpsat_pairing.dutch.bracket import BracketModel
-
-# CP-SAT work units for one count-model solve (deterministic; past it, no bound).
-BOUND_BUDGET = 0.3
-
+    from cpsat_pairing.solver.view import RoundView
 
 class CountBound:
     """The count model of one bracket model, re-solved for each chunk of tiers."""
 
-    def __init__(self, bm: BracketModel) -> None:
+    def __init__(self, bm: RoundView) -> None:
         self.bm = bm
         st = bm.state
         next_set = frozenset(bm.next_group)
@@ -61,13 +57,10 @@ class CountBound:
         for (p, q), v in bm.x.items():
             a, b = sorted((self.cls[p], self.cls[q]))
             self._add(v.index, ("x", a, b, bm.inside(p, q)))
-        families = {"df": bm.df, "u": bm.u, "exit": bm.exit}
-        for name in ("dn", "up", "w"):
-            families[name] = getattr(bm, name, {})
-        for name, family in families.items():
+        for name, family in bm.player_families().items():
             for p, v in family.items():
                 self._add(v.index, (name, self.cls[p]))
-        for v in getattr(bm, "nn_pairs", []):
+        for v in bm.counters():
             self._add(v.index, ("v", v.index))
         self.model = cp_model.CpModel()
         self.var = {g: self.model.new_int_var(0, n, "") for g, n in self.members.items()}
@@ -139,7 +132,7 @@ class CountBound:
         p = solver.parameters
         p.num_workers = 1
         p.random_seed = 0
-        p.max_deterministic_time = BOUND_BUDGET
+        p.max_deterministic_time = self.bm.solver.settings.bound_budget
         # As the bracket models' solves (lex.py): with the LP's cuts and without
         # symmetry detection and probing, the count model of a 180-player bracket's
         # downfloater tiers is solved in 0.01 units instead of running out at 0.3.

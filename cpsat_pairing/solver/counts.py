@@ -31,10 +31,10 @@ from typing import TYPE_CHECKING, Callable, Hashable, Sequence
 
 from ortools.sat.python import cp_model
 
-from cpsat_pairing.solver.lex import Term, add_linear
+from cpsat_pairing.solver.terms import Term, add_linear
 
 if TYPE_CHECKING:
-    from cpsat_pairing.dutch.bracket import BracketModel
+    from cpsat_pairing.solver.view import BracketView
     from cpsat_pairing.domain.state import PlayerState
 
 # What a tier can know of a player, coarsest first: the colour tiers weigh a pair by the
@@ -54,7 +54,7 @@ KEYS: tuple[Callable[["PlayerState"], Hashable], ...] = (
 )
 
 
-def add_class_counts(bm: BracketModel, s1: Sequence[int], s2: Sequence[int]) -> int:
+def add_class_counts(bm: BracketView, s1: Sequence[int], s2: Sequence[int]) -> int:
     """Add the class-count constraints of the S1-S2 pairs of `bm` (a bracket model whose
     S1 and S2 are `s1` and `s2`) for each fixed tier that weighs those pairs by class;
     return how many tiers were restated.

@@ -22,14 +22,14 @@ import operator
 from itertools import repeat
 from typing import TYPE_CHECKING, Sequence
 
-from cpsat_pairing.solver.lex import Term
+from cpsat_pairing.solver.terms import Term
 from cpsat_pairing.solver.matching import max_matching
 
 if TYPE_CHECKING:
-    from cpsat_pairing.dutch.bracket import BracketModel
+    from cpsat_pairing.solver.view import BracketView
 
 
-def repair(bm: BracketModel, chunk: Sequence[tuple[Term, int]]) -> dict[int, int] | None:
+def repair(bm: BracketView, chunk: Sequence[tuple[Term, int]]) -> dict[int, int] | None:
     """The incumbent with the residents' pairs among themselves re-made to lower the
     chunk's value (each pair's cost: its weight in the chunk), or None if nothing was
     found.  The result still has to be checked against the model."""
@@ -73,7 +73,7 @@ def repair(bm: BracketModel, chunk: Sequence[tuple[Term, int]]) -> dict[int, int
     return _rematched(values, old, var, free, costly)
 
 
-def split_witness(bm: BracketModel, s1: Sequence[int], s2: Sequence[int]) -> dict[int, int] | None:
+def split_witness(bm: BracketView, s1: Sequence[int], s2: Sequence[int]) -> dict[int, int] | None:
     """A solution in which every pair of the remainder joins S1 (`s1`) and S2 (`s2`) --
     the "no exchange" candidate of Art. 4.3 -- made from the incumbent by re-pairing
     its remainder pairs across, or None.

@@ -32,8 +32,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from cpsat_pairing.dutch.bracket import BracketModel
-from cpsat_pairing.dutch.e2026 import criterion
-from cpsat_pairing.solver.lex import Term
+from cpsat_pairing.dutch.registry import criterion
+from cpsat_pairing.solver.terms import Term
 from cpsat_pairing.domain.state import Float, PlayerState, PrefKind
 from cpsat_pairing.domain.tournament import Colour
 
@@ -56,13 +56,13 @@ def mdps_paired(bm: BracketModel) -> list[Term]:
     """C.14.b: M1, the number of MDPs paired, is decreased before P1."""
     if not bm.mdps:
         return []
-    return [bm.term("M1 MDPs not paired", ((1, bm.df[p]) for p in bm.bracket if p in bm.mdps))]
+    return [bm.term("M1", "MDPs not paired", ((1, bm.df[p]) for p in bm.bracket if p in bm.mdps))]
 
 
 @criterion("2013:P")
 def pairs(bm: BracketModel) -> list[Term]:
     """P: as many pairs as possible (P1 = P0, decreased only when nothing else works)."""
-    return [bm.term("P players not paired in the bracket", ((1, bm.df[p]) for p in bm.bracket))]
+    return [bm.term("P", "players not paired in the bracket", ((1, bm.df[p]) for p in bm.bracket))]
 
 
 @criterion("2013:B3")
@@ -70,7 +70,7 @@ def floater_scores(bm: BracketModel) -> list[Term]:
     """B.3 (and C.12 'same scores'): the floaters' scores, highest level first."""
     out = []
     for s in _levels({bm.score[p] for p in bm.bracket}):
-        out.append(bm.term(f"B.3 floaters scoring {s}", ((1, bm.df[p]) for p in bm.bracket if bm.score[p] == s)))
+        out.append(bm.term("B.3", f"floaters scoring {s}", ((1, bm.df[p]) for p in bm.bracket if bm.score[p] == s)))
     return out
 
 
@@ -84,7 +84,7 @@ def pair_score_differences(bm: BracketModel) -> list[Term]:
         sd = abs(bm.score[p] - bm.score[q])
         if sd:
             by_sd.setdefault(sd, []).append(v)
-    return [bm.term(f"B.3 pairs with score difference {sd}", ((1, v) for v in by_sd[sd])) for sd in _levels(set(by_sd))]
+    return [bm.term("B.3", f"pairs with score difference {sd}", ((1, v) for v in by_sd[sd])) for sd in _levels(set(by_sd))]
 
 
 @criterion("2013:C13bye")
@@ -104,7 +104,7 @@ def lowest_bye(bm: BracketModel) -> list[Term]:
         return []
     levels = _levels({bm.score[p] for p in bm.u})
     return [
-        bm.term(f"C.13 bye scoring {s}", ((1, v) for p, v in bm.u.items() if bm.score[p] == s))
+        bm.term("C.13", f"bye scoring {s}", ((1, v) for p, v in bm.u.items() if bm.score[p] == s))
         for s in levels[:-1]
     ]
 
@@ -148,8 +148,8 @@ def backtracking(bm: BracketModel) -> list[Term]:
         y += mine
     for vs in per_resident.values():
         m.add(sum(vs) <= 1)
-    bm.solver.all_vars.extend(y)
-    return [bm.term("C.12 floaters the next bracket can pair (backtracking)", ((-1, v) for v in y))]
+    bm.solver.add_variables(y)
+    return [bm.term("C.12", "floaters the next bracket can pair (backtracking)", ((-1, v) for v in y))]
 
 
 @criterion("2013:B2")
@@ -160,7 +160,7 @@ def topscorer_absolute(bm: BracketModel) -> list[Term]:
         a, b = bm.state.players[p], bm.state.players[q]
         if _same_pref(a, b) and a.pref_kind is PrefKind.ABSOLUTE and b.pref_kind is PrefKind.ABSOLUTE:
             weighted.append((1, v))
-    return [bm.term("B.2 topscorer pairs with the same absolute preference (C.10.g)", weighted)]
+    return [bm.term("B.2", "topscorer pairs with the same absolute preference (C.10.g)", weighted)]
 
 
 @criterion("2013:A7d")
@@ -173,7 +173,7 @@ def strong_as_absolute(bm: BracketModel) -> list[Term]:
         a, b = bm.state.players[p], bm.state.players[q]
         if _same_pref(a, b) and _firm(a) and _firm(b) and PrefKind.STRONG in (a.pref_kind, b.pref_kind):
             weighted.append((1, v))
-    return [bm.term("A.7.d strong preferences treated as absolute (C.10.f)", weighted)]
+    return [bm.term("A.7.d", "strong preferences treated as absolute (C.10.f)", weighted)]
 
 
 @criterion("2013:X")
@@ -183,7 +183,7 @@ def colour_x(bm: BracketModel) -> list[Term]:
     for (p, q), v in bm.bracket_pairs():
         if _same_pref(bm.state.players[p], bm.state.players[q]):
             weighted.append((1, v))
-    return [bm.term("X pairs not fulfilling all colour preferences (C.10.e)", weighted)]
+    return [bm.term("X", "pairs not fulfilling all colour preferences (C.10.e)", weighted)]
 
 
 @criterion("2013:Z")
@@ -196,7 +196,7 @@ def colour_z(bm: BracketModel) -> list[Term]:
         a, b = bm.state.players[p], bm.state.players[q]
         if _same_pref(a, b) and _firm(a) and _firm(b):
             weighted.append((1, v))
-    return [bm.term("Z pairs not fulfilling all strong colour preferences (C.10.e)", weighted)]
+    return [bm.term("Z", "pairs not fulfilling all strong colour preferences (C.10.e)", weighted)]
 
 
 def variable(ps: PlayerState, rnd: int) -> bool:
@@ -229,7 +229,7 @@ def x1_z1(players: list[PlayerState], rnd: int) -> tuple[int, int]:
     return max(0, x1), max(0, z1)
 
 
-def _downfloaters(bm: BracketModel, ago: int, name: str) -> list[Term]:
+def _downfloaters(bm: BracketModel, ago: int, criterion: str, detail: str) -> list[Term]:
     """B.5/B.6 for downfloaters (C.3.e-f): the bracket's own players who move down.
 
     A player moved down from a higher bracket already floats this round; his float was
@@ -239,10 +239,10 @@ def _downfloaters(bm: BracketModel, ago: int, name: str) -> list[Term]:
     dutch-2013/dev turn on it -- j000024 r6, j000044 r9, j000047 r7 -- none is lost)."""
     level = min(bm.score[p] for p in bm.bracket)
     weighted = [(1, bm.df[p]) for p in bm.bracket if bm.score[p] == level and bm.state.players[p].float_in(ago) is Float.DOWN]
-    return [bm.term(name, weighted)]
+    return [bm.term(criterion, detail, weighted)]
 
 
-def _upfloaters(bm: BracketModel, ago: int, name: str) -> list[Term]:
+def _upfloaters(bm: BracketModel, ago: int, criterion: str, detail: str) -> list[Term]:
     """C.3.g-h set B.5/B.6 for upfloaters only in a heterogeneous bracket (not in one
     treated as homogeneous, A.3): the residents paired with higher-scored players."""
     if not bm.mdps:
@@ -254,24 +254,24 @@ def _upfloaters(bm: BracketModel, ago: int, name: str) -> list[Term]:
         lo = q if bm.score[p] > bm.score[q] else p
         if bm.state.players[lo].float_in(ago) is Float.UP:
             weighted.append((1, v))
-    return [bm.term(name, weighted)]
+    return [bm.term(criterion, detail, weighted)]
 
 
 @criterion("2013:B5down")
 def b5_down(bm: BracketModel) -> list[Term]:
-    return _downfloaters(bm, 1, "B.5 downfloaters with a downfloat in the previous round (C.10.d)")
+    return _downfloaters(bm, 1, "B.5", "downfloaters with a downfloat in the previous round (C.10.d)")
 
 
 @criterion("2013:B6down")
 def b6_down(bm: BracketModel) -> list[Term]:
-    return _downfloaters(bm, 2, "B.6 downfloaters with a downfloat two rounds before (C.10.c)")
+    return _downfloaters(bm, 2, "B.6", "downfloaters with a downfloat two rounds before (C.10.c)")
 
 
 @criterion("2013:B5up")
 def b5_up(bm: BracketModel) -> list[Term]:
-    return _upfloaters(bm, 1, "B.5 upfloaters with an upfloat in the previous round (C.10.b)")
+    return _upfloaters(bm, 1, "B.5", "upfloaters with an upfloat in the previous round (C.10.b)")
 
 
 @criterion("2013:B6up")
 def b6_up(bm: BracketModel) -> list[Term]:
-    return _upfloaters(bm, 2, "B.6 upfloaters with an upfloat two rounds before (C.10.a)")
+    return _upfloaters(bm, 2, "B.6", "upfloaters with an upfloat two rounds before (C.10.a)")

@@ -12,9 +12,9 @@ Unlike the 2026 model, completion ([C.4]) is not a constraint of every bracket:
 
 Variables: `x[p, q]` for each compatible pair (two MDPs never meet in a bracket: the
 pair would have been made in the bracket they came from), `u[p]` for the PAB of a
-special bracket, `df[p]` when a bracket player is not paired inside the bracket.  The
-attributes `order.generation_order` reads (bracket, bsn, residents, mdps, x, adj, df,
-solver, model) have the meaning they have in `bracket.BracketModel`.
+special bracket, `df[p]` when a bracket player is not paired inside the bracket.  It
+is a `dutch.model.PairModel`, as the 2026 model is: the generation order and the
+colour criteria read both the same way.
 """
 
 from __future__ import annotations
@@ -25,9 +25,10 @@ from typing import Callable, Iterable
 
 from ortools.sat.python import cp_model
 
-from cpsat_pairing.dutch.bracket import PairIndices
-from cpsat_pairing.solver.lex import LexSolver, make_term
 from cpsat_pairing.domain.state import RoundState
+from cpsat_pairing.dutch.model import PairIndices
+from cpsat_pairing.solver.lex import LexSolver
+from cpsat_pairing.solver.settings import DEFAULT_SETTINGS, SolverSettings
 
 Pair = tuple[int, int]
 
@@ -44,7 +45,7 @@ class BracketModel2017(PairIndices):
     final: bool = False  # normal bracket whose following scoregroup is the last one
     odd: bool = False  # an odd number of players is left to pair (a PAB is due)
     soft_completion: bool = False  # completion as the first tier instead of a constraint
-    workers: int = 1
+    settings: SolverSettings = DEFAULT_SETTINGS
     model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
     x: dict[Pair, cp_model.IntVar] = field(default_factory=dict)
     u: dict[int, cp_model.IntVar] = field(default_factory=dict)
@@ -97,7 +98,7 @@ class BracketModel2017(PairIndices):
             self.df[p] = d
             m.add(sum(v for q, v in self.adj[p] if q in self.in_bracket) + d == 1)
         all_vars = list(self.x.values()) + list(self.u.values()) + list(self.df.values())
-        self.solver = LexSolver(m, all_vars, workers=self.workers)
+        self.solver = LexSolver(m, all_vars, self.settings)
 
     def _parity_cuts(self) -> None:
         """Odd-set cuts for the complete matching (each score group, each prefix, the
@@ -134,8 +135,6 @@ class BracketModel2017(PairIndices):
     def sd_floater(self, p: int) -> Fraction:
         """A.8: the score difference of a downfloater (score - (lowest score - 1))."""
         return self.score[p] - self.min_score + 1
-
-    term = staticmethod(make_term)
 
     # -- the incumbent --------------------------------------------------------------
 

@@ -14,44 +14,38 @@ every SD criterion is written below, one term per SD value.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Callable
 
-from cpsat_pairing.dutch import e2026 as _c2026
-from cpsat_pairing.dutch.e2017.bracket import BracketModel2017
-from cpsat_pairing.solver.lex import Term
+from ortools.sat.python import cp_model
+
 from cpsat_pairing.domain.state import Float
-
-Criterion = Callable[[BracketModel2017], list[Term]]
-REGISTRY2017: dict[str, Criterion] = {}
-
-
-def criterion(name: str) -> Callable[[Criterion], Criterion]:
-    def deco(fn: Criterion) -> Criterion:
-        REGISTRY2017[name] = fn
-        return fn
-
-    return deco
+from cpsat_pairing.dutch.e2017.bracket import BracketModel2017
+from cpsat_pairing.dutch.e2026 import criteria as c2026
+from cpsat_pairing.dutch.registry import criterion
+from cpsat_pairing.solver.terms import Term
 
 
 def _pts(v: Fraction) -> str:
     return str(v) if v.denominator == 1 else f"{float(v):g}"
 
 
-def _by_value(bm: BracketModel2017, name: str, items: list[tuple[Fraction, int, object]], sign: int = 1) -> list[Term]:
+def _by_value(
+    bm: BracketModel2017, criterion: str, detail: str, items: list[tuple[Fraction, int, cp_model.IntVar]], sign: int = 1
+) -> list[Term]:
     """One term per SD value, highest first: sum of coef * var over the items of that value."""
-    levels: dict[Fraction, list[tuple[int, object]]] = {}
+    levels: dict[Fraction, list[tuple[int, cp_model.IntVar]]] = {}
     for value, coef, var in items:
         levels.setdefault(value, []).append((sign * coef, var))
-    return [bm.term(f"{name} {_pts(v)}", levels[v]) for v in sorted(levels, reverse=True)]
+    return [bm.term(criterion, f"{detail} {_pts(v)}", levels[v]) for v in sorted(levels, reverse=True)]
 
 
 def _hl(bm: BracketModel2017, p: int, q: int) -> tuple[int, int]:
     return (p, q) if bm.pos[p] < bm.pos[q] else (q, p)
 
 
-def _renamed(terms: list[Term], old: str, new: str) -> list[Term]:
+def _renamed(terms: list[Term], criterion: str) -> list[Term]:
+    """A 2026 criterion's terms under the 2017 name of the same criterion."""
     for t in terms:
-        t.name = t.name.replace(old, new, 1)
+        t.criterion = criterion
     return terms
 
 
@@ -63,24 +57,24 @@ def completion(bm: BracketModel2017) -> list[Term]:
     if not bm.special or not bm.soft_completion:
         return []
     inel = {p: int(p not in bm.pab_allowed) for p in bm.players}
-    return [bm.term("C.4 completion", ((-(1 + inel[p] + inel[q]), v) for (p, q), v in bm.x.items()))]
+    return [bm.term("C.4", "completion", ((-(1 + inel[p] + inel[q]), v) for (p, q), v in bm.x.items()))]
 
 
 @criterion("C.5")
 def most_pairs(bm: BracketModel2017) -> list[Term]:
     """[C.5] maximise the number of pairs (minimise the bracket's downfloaters)."""
-    return [bm.term("C.5 downfloaters", ((1, bm.df[p]) for p in bm.bracket))]
+    return [bm.term("C.5", "downfloaters", ((1, bm.df[p]) for p in bm.bracket))]
 
 
 @criterion("C.6")
 def psd(bm: BracketModel2017) -> list[Term]:
     """[C.6] minimise the PSD (A.8): the SDs of the pairs and of the downfloaters."""
-    items: list[tuple[Fraction, int, object]] = []
+    items: list[tuple[Fraction, int, cp_model.IntVar]] = []
     for (p, q), v in bm.bracket_pairs():
         items.append((abs(bm.score[p] - bm.score[q]), 1, v))
     for p in bm.bracket:
         items.append((bm.sd_floater(p), 1, bm.df[p]))
-    return _by_value(bm, "C.6 PSD: SDs of", items)
+    return _by_value(bm, "C.6", "PSD: SDs of", items)
 
 
 @criterion("C.7")
@@ -99,45 +93,44 @@ def next_bracket(bm: BracketModel2017) -> list[Term]:
         return []
     if bm.final:
         inel = {p: int(p not in bm.pab_allowed) for p in bm.players}
-        pairs = bm.term(
-            "C.7 next-bracket pairs (round completion)",
+        pairs = bm.term("C.7", "next-bracket pairs (round completion)",
             ((-(1 + inel[p] + inel[q]), v) for (p, q), v in bm.x.items()),
         )
     else:
-        pairs = bm.term("C.7 next-bracket pairs", ((-1, v) for (p, q), v in bm.x.items() if not bm.inside(p, q)))
-    items: list[tuple[Fraction, int, object]] = []
+        pairs = bm.term("C.7", "next-bracket pairs", ((-1, v) for (p, q), v in bm.x.items() if not bm.inside(p, q)))
+    items: list[tuple[Fraction, int, cp_model.IntVar]] = []
     for (p, q), v in bm.x.items():
         for r in (p, q):
             if r in bm.in_bracket:
                 items.append((bm.sd_floater(r), 1, v))
-    return [pairs] + _by_value(bm, "C.7 next-bracket PSD: paired downfloaters with SD", items, sign=-1)
+    return [pairs] + _by_value(bm, "C.7", "next-bracket PSD: paired downfloaters with SD", items, sign=-1)
 
 
 @criterion("C.8")
 def topscorer_cd(bm: BracketModel2017) -> list[Term]:
     """[C.8] minimise topscorers (or opponents) getting a colour difference beyond ±2."""
-    return _renamed(_c2026.topscorer_colour_difference(bm), "C10", "C.8")  # type: ignore[arg-type]
+    return _renamed(c2026.topscorer_colour_difference(bm), "C.8")
 
 
 @criterion("C.9")
 def topscorer_three(bm: BracketModel2017) -> list[Term]:
     """[C.9] minimise topscorers (or opponents) getting the same colour three times running."""
-    return _renamed(_c2026.topscorer_three_in_a_row(bm), "C11", "C.9")  # type: ignore[arg-type]
+    return _renamed(c2026.topscorer_three_in_a_row(bm), "C.9")
 
 
 @criterion("C.10")
 def colour_preferences(bm: BracketModel2017) -> list[Term]:
     """[C.10] minimise players who do not get their colour preference."""
-    return _renamed(_c2026.colour_preferences(bm), "C12", "C.10")  # type: ignore[arg-type]
+    return _renamed(c2026.colour_preferences(bm), "C.10")
 
 
 @criterion("C.11")
 def strong_preferences(bm: BracketModel2017) -> list[Term]:
     """[C.11] minimise players who do not get their strong colour preference."""
-    return _renamed(_c2026.strong_colour_preferences(bm), "C13", "C.11")  # type: ignore[arg-type]
+    return _renamed(c2026.strong_colour_preferences(bm), "C.11")
 
 
-def _same_downfloat(bm: BracketModel2017, ago: int, name: str) -> list[Term]:
+def _same_downfloat(bm: BracketModel2017, ago: int, criterion: str, detail: str) -> list[Term]:
     """Players who would get a downfloat again, `ago` rounds on.
 
     MDPs downfloat whatever happens (they came down), so only the residents are
@@ -151,23 +144,23 @@ def _same_downfloat(bm: BracketModel2017, ago: int, name: str) -> list[Term]:
         if bm.score[h] <= bm.score[lo] and bm.state.players[h].float_in(ago) is Float.DOWN:
             c += 1
         weighted.append((-c, v))
-    return [bm.term(name, weighted)]
+    return [bm.term(criterion, detail, weighted)]
 
 
-def _same_upfloat(bm: BracketModel2017, ago: int, name: str) -> list[Term]:
+def _same_upfloat(bm: BracketModel2017, ago: int, criterion: str, detail: str) -> list[Term]:
     """Residents paired with an MDP (an upfloat) who got an upfloat `ago` rounds before."""
     weighted = []
     for (p, q), v in bm.bracket_pairs():
         h, lo = _hl(bm, p, q)
         if bm.score[h] > bm.score[lo] and bm.state.players[lo].float_in(ago) is Float.UP:
             weighted.append((1, v))
-    return [bm.term(name, weighted)]
+    return [bm.term(criterion, detail, weighted)]
 
 
-def _same_downfloat_sd(bm: BracketModel2017, ago: int, name: str) -> list[Term]:
+def _same_downfloat_sd(bm: BracketModel2017, ago: int, criterion: str, detail: str) -> list[Term]:
     """SDs of players getting the same downfloat as `ago` rounds before: a downfloater's
     own SD, or the SD of the pair of an MDP who is paired in the bracket."""
-    items: list[tuple[Fraction, int, object]] = []
+    items: list[tuple[Fraction, int, cp_model.IntVar]] = []
     for p in bm.bracket:
         if bm.state.players[p].float_in(ago) is Float.DOWN:
             items.append((bm.sd_floater(p), 1, bm.df[p]))
@@ -175,62 +168,62 @@ def _same_downfloat_sd(bm: BracketModel2017, ago: int, name: str) -> list[Term]:
         h, lo = _hl(bm, p, q)
         if bm.score[h] > bm.score[lo] and bm.state.players[h].float_in(ago) is Float.DOWN:
             items.append((bm.score[h] - bm.score[lo], 1, v))
-    return _by_value(bm, name, items)
+    return _by_value(bm, criterion, detail, items)
 
 
-def _same_upfloat_sd(bm: BracketModel2017, ago: int, name: str) -> list[Term]:
+def _same_upfloat_sd(bm: BracketModel2017, ago: int, criterion: str, detail: str) -> list[Term]:
     """SDs of the pairs whose lower player gets the same upfloat as `ago` rounds before."""
-    items: list[tuple[Fraction, int, object]] = []
+    items: list[tuple[Fraction, int, cp_model.IntVar]] = []
     for (p, q), v in bm.bracket_pairs():
         h, lo = _hl(bm, p, q)
         if bm.score[h] > bm.score[lo] and bm.state.players[lo].float_in(ago) is Float.UP:
             items.append((bm.score[h] - bm.score[lo], 1, v))
-    return _by_value(bm, name, items)
+    return _by_value(bm, criterion, detail, items)
 
 
 @criterion("C.12")
 def same_downfloat_1(bm: BracketModel2017) -> list[Term]:
     """[C.12] minimise players receiving the same downfloat as the previous round."""
-    return _same_downfloat(bm, 1, "C.12 paired residents with a downfloat in R-1")
+    return _same_downfloat(bm, 1, "C.12", "paired residents with a downfloat in R-1")
 
 
 @criterion("C.13")
 def same_upfloat_1(bm: BracketModel2017) -> list[Term]:
     """[C.13] minimise players receiving the same upfloat as the previous round."""
-    return _same_upfloat(bm, 1, "C.13 upfloaters with an upfloat in R-1")
+    return _same_upfloat(bm, 1, "C.13", "upfloaters with an upfloat in R-1")
 
 
 @criterion("C.14")
 def same_downfloat_2(bm: BracketModel2017) -> list[Term]:
     """[C.14] as [C.12], two rounds before."""
-    return _same_downfloat(bm, 2, "C.14 paired residents with a downfloat in R-2")
+    return _same_downfloat(bm, 2, "C.14", "paired residents with a downfloat in R-2")
 
 
 @criterion("C.15")
 def same_upfloat_2(bm: BracketModel2017) -> list[Term]:
     """[C.15] as [C.13], two rounds before."""
-    return _same_upfloat(bm, 2, "C.15 upfloaters with an upfloat in R-2")
+    return _same_upfloat(bm, 2, "C.15", "upfloaters with an upfloat in R-2")
 
 
 @criterion("C.16")
 def same_downfloat_sd_1(bm: BracketModel2017) -> list[Term]:
     """[C.16] minimise the SDs of players receiving the same downfloat as the previous round."""
-    return _same_downfloat_sd(bm, 1, "C.16 repeated downfloats (R-1) with SD")
+    return _same_downfloat_sd(bm, 1, "C.16", "repeated downfloats (R-1) with SD")
 
 
 @criterion("C.17")
 def same_upfloat_sd_1(bm: BracketModel2017) -> list[Term]:
     """[C.17] minimise the SDs of players receiving the same upfloat as the previous round."""
-    return _same_upfloat_sd(bm, 1, "C.17 repeated upfloats (R-1) with SD")
+    return _same_upfloat_sd(bm, 1, "C.17", "repeated upfloats (R-1) with SD")
 
 
 @criterion("C.18")
 def same_downfloat_sd_2(bm: BracketModel2017) -> list[Term]:
     """[C.18] as [C.16], two rounds before."""
-    return _same_downfloat_sd(bm, 2, "C.18 repeated downfloats (R-2) with SD")
+    return _same_downfloat_sd(bm, 2, "C.18", "repeated downfloats (R-2) with SD")
 
 
 @criterion("C.19")
 def same_upfloat_sd_2(bm: BracketModel2017) -> list[Term]:
     """[C.19] as [C.17], two rounds before."""
-    return _same_upfloat_sd(bm, 2, "C.19 repeated upfloats (R-2) with SD")
+    return _same_upfloat_sd(bm, 2, "C.19", "repeated upfloats (R-2) with SD")

@@ -1,4 +1,4 @@
-"""Pairs one round under the 2017 rules (C.04.3 2017): brackets top-down, PPB and CLB.
+"""How the 2017 rules pair a round (C.04.3 2017): brackets top-down, PPB and CLB.
 
 A.9 "round-pairing outlook": brackets are paired from the top scoregroup down; each
 normal bracket is solved on its own and the next scoregroup (for [C.7]), with nobody
@@ -14,18 +14,20 @@ last brackets ([C.6]) brings the PAB down to the lowest scores.
 
 from __future__ import annotations
 
-from cpsat_pairing.dutch.e2017 import criteria as _criteria2017  # noqa: F401  (fills the registry)
+from collections.abc import Callable
+
 from cpsat_pairing.dutch.e2017.bracket import BracketModel2017
-from cpsat_pairing.dutch.e2017.criteria import REGISTRY2017
-from cpsat_pairing.dutch.edition import Edition
-from cpsat_pairing.solver.lex import InfeasibleError, Term
-from cpsat_pairing.solver.matching import is_perfect
+from cpsat_pairing.dutch.loop import Bracket, RoundContext
 from cpsat_pairing.dutch.order import generation_order
-from cpsat_pairing.domain.state import RoundState, build_state
-from cpsat_pairing.domain.tournament import Tournament
+from cpsat_pairing.dutch.registry import CRITERIA
+from cpsat_pairing.dutch.result import BracketTrace, Pair
+from cpsat_pairing.dutch.unpairable import no_valid_pairing
+from cpsat_pairing.solver.cpsat import InfeasibleError
+from cpsat_pairing.solver.matching import is_perfect
+from cpsat_pairing.solver.terms import Term
 
 
-def completable(players: list[int], ok, eligible: frozenset[int]) -> bool:
+def completable(players: list[int], ok: Callable[[int, int], bool], eligible: frozenset[int]) -> bool:
     """Can `players` all be paired (C.1-C.3), but at most one allowed the PAB (C.2)?"""
     index = {p: i for i, p in enumerate(players)}
     adj: list[list[int]] = [[] for _ in players]
@@ -46,25 +48,16 @@ def completable(players: list[int], ok, eligible: frozenset[int]) -> bool:
 
 
 def _solve(
-    ed: Edition,
-    st: RoundState,
-    bracket: list[int],
-    mdps: list[int],
-    lower: list[int],
-    ok,
-    eligible: frozenset[int],
-    special: bool,
-    final: bool,
-    odd: bool,
-    workers: int,
-    forced: list[tuple[int, int]] | None,
+    rc: RoundContext, bracket: list[int], mdps: list[int], lower: list[int], special: bool, final: bool,
+    forced: list[Pair] | None,
 ) -> BracketModel2017:
     """Build one bracket's model and solve its quality tiers and generation order."""
+    odd = len(rc.state.present) % 2 == 1
 
     def build(soft: bool) -> BracketModel2017:
         bm = BracketModel2017(
-            st, bracket, frozenset(mdps), lower, ok, eligible, special, final=final, odd=odd,
-            soft_completion=soft, workers=workers,
+            rc.state, bracket, frozenset(mdps), lower, rc.compatible, rc.pab_allowed, special, final=final, odd=odd,
+            soft_completion=soft, settings=rc.settings,
         )
         if forced is not None:
             bm.force(forced)
@@ -80,80 +73,66 @@ def _solve(
         # the bracket's model; [C.4] becomes its first tier.
         bm = build(True)
     terms: list[Term] = []
-    for name in ed.quality:
-        terms += REGISTRY2017[name](bm)
-    # One tier per solve: packing them into one weighted objective (as lex.py does to
-    # save solves) makes the matching LP weak here and a single solve can take minutes.
+    for name in rc.edition.quality:
+        terms += CRITERIA[name](bm)
+    # One tier per solve: packing them into one weighted objective makes the matching
+    # LP weak here.
     for term in terms:
         bm.solver.minimize([term])
-    generation_order(bm, ed.order.get("remainder_bsn", "fresh"))  # type: ignore[arg-type]
+    generation_order(bm)
     return bm
 
 
-def pair2017(t: Tournament, rnd: int, ed: Edition, workers: int = 1, forced: list[tuple[int, int]] | None = None):
-    from cpsat_pairing.dutch.rounds import (
-        BracketTrace, Pairing, compatibility, make_boards, no_valid_pairing,
-    )
+class Procedure2017:
+    """The 2017 round (see the module docstring)."""
 
-    st = build_state(t, rnd, ed.state_rules)
-    present = list(st.present)
-    ok = compatibility(st, t)
-    eligible = frozenset(p for p in present if st.players[p].pab_eligible)
-    if not completable(present, ok, eligible):
-        raise no_valid_pairing(st, present, ok)
-    odd = len(present) % 2 == 1
-    score = {p: st.players[p].pairing_score for p in present}
-    groups: list[list[int]] = []
-    for p in present:
-        if groups and score[groups[-1][0]] == score[p]:
-            groups[-1].append(p)
-        else:
-            groups.append([p])
-    gi = 0
-    mdps: list[int] = []
-    collapsed = False
-    all_pairs: list[tuple[int, int]] = []
-    traces: list[BracketTrace] = []
-    while gi < len(groups) or len(mdps) > 1:
-        if collapsed:
-            residents = [p for g in groups[gi:] for p in g]
-            gi = len(groups)
-        elif gi < len(groups):
-            residents = groups[gi]
-            gi += 1
+    def start(self, rc: RoundContext) -> None:
+        st = rc.state
+        present = list(st.present)
+        rc.pab_allowed = frozenset(p for p in present if st.players[p].pab_eligible)
+        if not completable(present, rc.compatible, rc.pab_allowed):
+            raise no_valid_pairing(st, present, rc.compatible)
+
+    def next_bracket(self, rc: RoundContext) -> Bracket | None:
+        i = rc.next_group
+        groups = rc.scoregroups
+        if i >= len(groups) and len(rc.mdps) <= 1:
+            return None
+        score = rc.score
+        if rc.collapsed:  # A.9: the CLB, the PPB's downfloaters and everybody below
+            residents = [p for p in rc.remaining if p not in rc.mdps]
+            rc.next_group = len(groups)
+        elif i < len(groups):
+            residents = [p for p in rc.remaining if score[p] == groups[i]]
+            rc.next_group += 1
         else:
             residents = []
-        bracket = sorted(mdps + residents, key=st.rank_key)
-        level = score[residents[0]] if residents else score[bracket[0]]
-        kind = "CLB" if collapsed else ""
-        if collapsed or gi >= len(groups):
-            lower: list[int] = []
-            bm = _solve(ed, st, bracket, mdps, lower, ok, eligible, True, False, odd, workers, forced)
-            pairs, floaters = bm.bracket_result()
+        players = sorted(rc.mdps + residents, key=rc.state.rank_key)
+        level = score[residents[0]] if residents else score[players[0]]
+        j = rc.next_group
+        nxt = [p for p in rc.remaining if j < len(groups) and score[p] == groups[j]]
+        return Bracket(level, residents, list(rc.mdps), players, nxt, i + 1, "CLB" if rc.collapsed else "")
+
+    def pair_bracket(self, rc: RoundContext, bracket: Bracket) -> None:
+        rc.tell(bracket.head(len(rc.scoregroups)))
+        players, mdps = bracket.players, bracket.mdps
+        kind = bracket.kind
+        if rc.collapsed or rc.next_group >= len(rc.scoregroups):
+            bm = _solve(rc, players, mdps, [], True, False, rc.forced)
         else:
-            nxt = groups[gi]
-            final = gi == len(groups) - 1
-            bm = _solve(ed, st, bracket, mdps, nxt, ok, eligible, False, final, odd, workers, forced)
-            pairs, floaters = bm.bracket_result()
+            final = rc.next_group == len(rc.scoregroups) - 1
+            bm = _solve(rc, players, mdps, bracket.next_group, False, final, rc.forced)
+            floaters = bm.bracket_result()[1]
             # A.9 asks whether the rules' pairing of this bracket can be completed; a
             # given (forced) pairing always can, so its bracket is the PPB when the
             # rules' own pairing of the same bracket would be.
-            probe = floaters
-            if forced is not None:
-                free = _solve(ed, st, bracket, mdps, nxt, ok, eligible, False, final, odd, workers, None)
-                probe = free.bracket_result()[1]
-            rest = probe + [p for g in groups[gi:] for p in g]
-            if not completable(rest, ok, eligible):
+            if rc.forced is not None:
+                floaters = _solve(rc, players, mdps, bracket.next_group, False, final, None).bracket_result()[1]
+            below = [p for p in rc.remaining if p not in bracket.players]
+            if not completable(floaters + below, rc.compatible, rc.pab_allowed):
                 # A.9: this is the PPB; pair it again with everybody below, completing.
-                below = [p for g in groups[gi:] for p in g]
-                bm = _solve(ed, st, bracket, mdps, below, ok, eligible, True, False, odd, workers, forced)
-                pairs, floaters = bm.bracket_result()
-                collapsed = True
+                bm = _solve(rc, players, mdps, below, True, False, rc.forced)
+                rc.collapsed = True
                 kind = "PPB"
-        traces.append(BracketTrace(level, residents, list(mdps), pairs, floaters, list(bm.solver.trace), kind=kind))
-        all_pairs += pairs
-        mdps = floaters
-    bye = mdps[0] if mdps else None
-    boards = make_boards(t, st, all_pairs, ed)
-    # No PAB-score criterion in 2017: the PAB is whoever the last bracket leaves unpaired.
-    return Pairing(rnd, ed.name, boards, bye, sorted(st.absent), traces, None)
+        pairs, floaters = bm.bracket_result()
+        rc.record(BracketTrace(bracket.score, bracket.residents, mdps, pairs, floaters, list(bm.solver.trace), kind))

@@ -1,32 +1,23 @@
-"""Quality criteria as lexicographic terms over a `BracketModel` (2026 Art. 2.4).
+"""Quality criteria of the 2026 rules (Art. 2.4) as lexicographic terms.
 
-Each criterion is a small function returning the terms it contributes, highest
-priority first.  An edition (models/*.toml) lists which criteria apply and in which
-order; the engine asks this registry for them by name.
+Each criterion is a small function returning the terms it contributes over a bracket
+model, highest priority first, registered under the name `models/dutch-2026.toml`
+lists it by.  The colour criteria are written over `PairModel` (any edition's model):
+the 2017 edition uses them as C.8-C.11.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Callable
 
 from ortools.sat.python import cp_model
 
-from cpsat_pairing.dutch.bracket import BracketModel
-from cpsat_pairing.solver.lex import Term
 from cpsat_pairing.domain.state import Float, PlayerState, PrefKind
 from cpsat_pairing.domain.tournament import Colour
-
-Criterion = Callable[[BracketModel], list[Term]]
-REGISTRY: dict[str, Criterion] = {}
-
-
-def criterion(name: str) -> Callable[[Criterion], Criterion]:
-    def deco(fn: Criterion) -> Criterion:
-        REGISTRY[name] = fn
-        return fn
-
-    return deco
+from cpsat_pairing.dutch.bracket import BracketModel
+from cpsat_pairing.dutch.model import PairModel
+from cpsat_pairing.dutch.registry import criterion
+from cpsat_pairing.solver.terms import Term
 
 
 def _levels(values: set[Fraction]) -> list[Fraction]:
@@ -36,7 +27,7 @@ def _levels(values: set[Fraction]) -> list[Fraction]:
 @criterion("C6")
 def fewest_downfloaters(bm: BracketModel) -> list[Term]:
     """[C6] minimise the number of downfloaters (maximise pairs in the bracket)."""
-    return [bm.term("C6 downfloaters", ((1, bm.df[p]) for p in bm.bracket))]
+    return [bm.term("C6", "downfloaters", ((1, bm.df[p]) for p in bm.bracket))]
 
 
 @criterion("C7")
@@ -48,7 +39,7 @@ def downfloater_scores(bm: BracketModel) -> list[Term]:
     """
     out = []
     for s in _levels({bm.score[p] for p in bm.bracket}):
-        out.append(bm.term(f"C7 downfloaters scoring {s}", ((1, bm.df[p]) for p in bm.bracket if bm.score[p] == s)))
+        out.append(bm.term("C7", f"downfloaters scoring {s}", ((1, bm.df[p]) for p in bm.bracket if bm.score[p] == s)))
     return out
 
 
@@ -64,9 +55,9 @@ def next_bracket(bm: BracketModel) -> list[Term]:
     if not bm.next_group:
         return []
     by_level = bm.next_bracket_pairs()
-    out = [bm.term("C8 next-bracket pairs", ((-1, v) for vs in by_level.values() for v in vs))]
+    out = [bm.term("C8", "next-bracket pairs", ((-1, v) for vs in by_level.values() for v in vs))]
     for s in _levels(set(by_level)):
-        out.append(bm.term(f"C8 next-bracket pairs led by score {s}", ((-1, v) for v in by_level[s])))
+        out.append(bm.term("C8", f"next-bracket pairs led by score {s}", ((-1, v) for v in by_level[s])))
     return out
 
 
@@ -79,8 +70,7 @@ def pab_unplayed(bm: BracketModel) -> list[Term]:
     """
     if not bm.u or bm.pab_score is None or bm.pab_score < bm.score[bm.bracket[-1]]:
         return []
-    term = bm.term(
-        "C9 PAB assignee's unplayed games",
+    term = bm.term("C9", "PAB assignee's unplayed games",
         ((bm.state.players[p].unplayed, bm.u[p]) for p in bm.bracket if p in bm.u),
     )
     df = list(bm.df.values())
@@ -99,7 +89,7 @@ def _repeated(ps: PlayerState) -> Colour | None:
 
 
 @criterion("C10")
-def topscorer_colour_difference(bm: BracketModel) -> list[Term]:
+def topscorer_colour_difference(bm: PairModel) -> list[Term]:
     """[C10] minimise topscorers (or opponents) whose colour difference goes beyond ±2.
 
     Two players with the same absolute preference can meet only when one is a
@@ -110,10 +100,10 @@ def topscorer_colour_difference(bm: BracketModel) -> list[Term]:
         a, b = bm.state.players[p], bm.state.players[q]
         if abs(a.cd) > 1 and abs(b.cd) > 1:
             weighted.append((1, v))
-    return [bm.term("C10 topscorer |CD|>2", weighted)]
+    return [bm.term("C10", "topscorer |CD|>2", weighted)]
 
 
-def _same_absolute_pairs(bm: BracketModel) -> list[tuple[tuple[int, int], cp_model.IntVar]]:
+def _same_absolute_pairs(bm: PairModel) -> list[tuple[tuple[int, int], cp_model.IntVar]]:
     """The bracket's pairs of two players with the same absolute preference.  [C3]
     allows them only with a topscorer: without one in the bracket there are none (and
     the millions of pairs of a big bracket need no look)."""
@@ -124,7 +114,7 @@ def _same_absolute_pairs(bm: BracketModel) -> list[tuple[tuple[int, int], cp_mod
 
 
 @criterion("C11")
-def topscorer_three_in_a_row(bm: BracketModel) -> list[Term]:
+def topscorer_three_in_a_row(bm: PairModel) -> list[Term]:
     """[C11] minimise topscorers (or opponents) getting the same colour three times running.
 
     The player denied his absolute preference is the one with the smaller |CD|
@@ -143,19 +133,19 @@ def topscorer_three_in_a_row(bm: BracketModel) -> list[Term]:
             bad = _repeated(loser) == a.pref_colour.opposite
         if bad:
             weighted.append((1, v))
-    return [bm.term("C11 topscorer same colour 3x", weighted)]
+    return [bm.term("C11", "topscorer same colour 3x", weighted)]
 
 
 @criterion("C12")
-def colour_preferences(bm: BracketModel) -> list[Term]:
+def colour_preferences(bm: PairModel) -> list[Term]:
     """[C12] minimise players who do not get their colour preference."""
     pref = {p: bm.state.players[p].pref_colour for p in bm.bracket}
     weighted = [(1, v) for (p, q), v in bm.bracket_pairs() if pref[p] is not None and pref[p] == pref[q]]
-    return [bm.term("C12 unmet colour preferences", weighted)]
+    return [bm.term("C12", "unmet colour preferences", weighted)]
 
 
 @criterion("C13")
-def strong_colour_preferences(bm: BracketModel) -> list[Term]:
+def strong_colour_preferences(bm: PairModel) -> list[Term]:
     """[C13] minimise players who do not get their strong colour preference."""
     # A pair counts when both strongly prefer the same colour and not both absolutely:
     # by player, the preferred colour if strong or absolute (else None) and whether absolute.
@@ -170,61 +160,61 @@ def strong_colour_preferences(bm: BracketModel) -> list[Term]:
         for (p, q), v in bm.bracket_pairs()
         if strong[p] is not None and strong[p] == strong[q] and not (absolute[p] and absolute[q])
     ]
-    return [bm.term("C13 unmet strong preferences", weighted)]
+    return [bm.term("C13", "unmet strong preferences", weighted)]
 
 
-def _resident_downfloaters(bm: BracketModel, ago: int, name: str) -> list[Term]:
+def _resident_downfloaters(bm: BracketModel, ago: int, criterion: str, detail: str) -> list[Term]:
     weighted = []
     for p in bm.residents:
         if bm.state.players[p].float_in(ago) is Float.DOWN:
             weighted.append((1, bm.df[p]))
-    return [bm.term(name, weighted)]
+    return [bm.term(criterion, detail, weighted)]
 
 
-def _upfloaters(bm: BracketModel, ago: int, name: str) -> list[Term]:
+def _upfloaters(bm: BracketModel, ago: int, criterion: str, detail: str) -> list[Term]:
     weighted = []
     for (p, q), v in bm.mdp_pairs():
         lo = q if bm.score[p] > bm.score[q] else p if bm.score[q] > bm.score[p] else None
         if lo is not None and bm.state.players[lo].float_in(ago) is Float.UP:
             weighted.append((1, v))
-    return [bm.term(name, weighted)]
+    return [bm.term(criterion, detail, weighted)]
 
 
 @criterion("C14")
 def repeated_downfloat_1(bm: BracketModel) -> list[Term]:
     """[C14] minimise resident downfloaters who downfloated in the previous round."""
-    return _resident_downfloaters(bm, 1, "C14 downfloaters with downfloat R-1")
+    return _resident_downfloaters(bm, 1, "C14", "downfloaters with downfloat R-1")
 
 
 @criterion("C15")
 def repeated_upfloat_1(bm: BracketModel) -> list[Term]:
     """[C15] minimise MDP opponents who upfloated in the previous round."""
-    return _upfloaters(bm, 1, "C15 MDP opponents with upfloat R-1")
+    return _upfloaters(bm, 1, "C15", "MDP opponents with upfloat R-1")
 
 
 @criterion("C16")
 def repeated_downfloat_2(bm: BracketModel) -> list[Term]:
     """[C16] as [C14], for a downfloat two rounds before."""
-    return _resident_downfloaters(bm, 2, "C16 downfloaters with downfloat R-2")
+    return _resident_downfloaters(bm, 2, "C16", "downfloaters with downfloat R-2")
 
 
 @criterion("C17")
 def repeated_upfloat_2(bm: BracketModel) -> list[Term]:
     """[C17] as [C15], for an upfloat two rounds before."""
-    return _upfloaters(bm, 2, "C17 MDP opponents with upfloat R-2")
+    return _upfloaters(bm, 2, "C17", "MDP opponents with upfloat R-2")
 
 
-def _repeated_floaters_by_level(bm: BracketModel, ago: int, name: str) -> list[Term]:
+def _repeated_floaters_by_level(bm: BracketModel, ago: int, criterion: str, detail: str) -> list[Term]:
     """Per score level, highest first: bracket players with a downfloat `ago` rounds
     back who float again (an MDP's repeated float weighs more than any resident's)."""
     by_level: dict[Fraction, list] = {}
     for p in bm.bracket:
         if bm.state.players[p].float_in(ago) is Float.DOWN:
             by_level.setdefault(bm.score[p], []).append(bm.df[p])
-    return [bm.term(f"{name} at score {s}", ((1, v) for v in by_level[s])) for s in _levels(set(by_level))]
+    return [bm.term(criterion, f"{detail} at score {s}", ((1, v) for v in by_level[s])) for s in _levels(set(by_level))]
 
 
-def _upfloat_pairs_by_level(bm: BracketModel, ago: int, name: str) -> list[Term]:
+def _upfloat_pairs_by_level(bm: BracketModel, ago: int, criterion: str, detail: str) -> list[Term]:
     """Per MDP score level, highest first (the larger score difference first): pairs
     whose resident upfloated `ago` rounds back."""
     by_level: dict[Fraction, list] = {}
@@ -234,28 +224,28 @@ def _upfloat_pairs_by_level(bm: BracketModel, ago: int, name: str) -> list[Term]
         hi, lo = (p, q) if bm.score[p] > bm.score[q] else (q, p)
         if bm.state.players[lo].float_in(ago) is Float.UP:
             by_level.setdefault(bm.score[hi], []).append(v)
-    return [bm.term(f"{name} at MDP score {s}", ((1, v) for v in by_level[s])) for s in _levels(set(by_level))]
+    return [bm.term(criterion, f"{detail} at MDP score {s}", ((1, v) for v in by_level[s])) for s in _levels(set(by_level))]
 
 
 @criterion("C18")
 def repeated_downfloat_sd_1(bm: BracketModel) -> list[Term]:
     """[C18] minimise score differences of MDPs who downfloated in the previous round."""
-    return _repeated_floaters_by_level(bm, 1, "C18 repeated downfloaters (R-1)")
+    return _repeated_floaters_by_level(bm, 1, "C18", "repeated downfloaters (R-1)")
 
 
 @criterion("C19")
 def repeated_upfloat_sd_1(bm: BracketModel) -> list[Term]:
     """[C19] minimise score differences of MDP opponents who upfloated in the previous round."""
-    return _upfloat_pairs_by_level(bm, 1, "C19 MDP opponents with upfloat R-1")
+    return _upfloat_pairs_by_level(bm, 1, "C19", "MDP opponents with upfloat R-1")
 
 
 @criterion("C20")
 def repeated_downfloat_sd_2(bm: BracketModel) -> list[Term]:
     """[C20] as [C18], two rounds before."""
-    return _repeated_floaters_by_level(bm, 2, "C20 repeated downfloaters (R-2)")
+    return _repeated_floaters_by_level(bm, 2, "C20", "repeated downfloaters (R-2)")
 
 
 @criterion("C21")
 def repeated_upfloat_sd_2(bm: BracketModel) -> list[Term]:
     """[C21] as [C19], two rounds before."""
-    return _upfloat_pairs_by_level(bm, 2, "C21 MDP opponents with upfloat R-2")
+    return _upfloat_pairs_by_level(bm, 2, "C21", "MDP opponents with upfloat R-2")

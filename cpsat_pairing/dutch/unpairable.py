@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cpsat_pairing.domain.compat import Compatibility, absolute_colour_clash
+from cpsat_pairing.errors import NoValidPairing
 from cpsat_pairing.solver.matching import max_matching
 from cpsat_pairing.domain.state import RoundState
 
@@ -182,3 +183,11 @@ def _odd_groups(st: RoundState, present: list[int], ok: Compatibility) -> OddGro
         return tuple(sorted(present[v] for v in vs if v < len(present)))
 
     return OddGroups(tuple(ids(g) for g in odd_groups), ids(partners))
+
+
+def no_valid_pairing(st: RoundState, present: list[int], ok: Compatibility) -> NoValidPairing:
+    """The error for a round without a complete round-pairing: the players who cannot
+    be paired and why."""
+    found = diagnose(st, present, ok)
+    return NoValidPairing(f"no valid pairing of round {st.round} exists (the arbiter decides, Art. 1.9.3)",
+                          found.players, found.sentences())

@@ -1,0 +1,75 @@
+"""From pairs to boards: colours by Art. 5.2 (2017 and 2013: E.1-E.5) and the board
+order of C.04.2 Art. 3.6; the initial colour and the TPNs they use."""
+
+from __future__ import annotations
+
+from cpsat_pairing.domain.colours import allocate
+from cpsat_pairing.domain.state import RoundState
+from cpsat_pairing.domain.tournament import Colour, RoundEntry, Tournament
+from cpsat_pairing.dutch.edition import Edition
+from cpsat_pairing.dutch.result import Board, Pair
+
+
+def _participated(e: RoundEntry | None) -> bool:
+    """Took part in the pairing of that round: had an opponent, the PAB or a forfeit win."""
+    return e is not None and (e.opponent is not None or e.result in "U+")
+
+
+def infer_initial_colour(t: Tournament, upto: int | None = None) -> Colour:
+    """The initial colour (Art. 5.1): `XXC`/`152`, else read off the first coloured round.
+
+    In the earliest round where anybody has a colour, walk the players in TPN order
+    counting those who had taken part by then; the first with a colour decides: his
+    colour if an even number of such players precede him, else the other one (the
+    convention of the reference engines).
+    """
+    if t.initial_colour is not None:
+        return t.initial_colour
+    last = upto if upto is not None else max((len(p.rounds) for p in t.players), default=0)
+    for r in range(1, last + 1):
+        if not any((e := p.entry(r)) is not None and e.colour is not None for p in t.players):
+            continue
+        count = 0
+        for p in sorted(t.players, key=lambda p: p.id):
+            if not any(_participated(p.entry(k)) for k in range(1, r + 1)):
+                continue
+            e = p.entry(r)
+            if e is not None and e.colour is not None:
+                return e.colour if count % 2 == 0 else e.colour.opposite
+            count += 1
+    return Colour.WHITE
+
+
+def pairing_numbers(st: RoundState) -> dict[int, int]:
+    """TPNs for Art. 5.2.5: players who never took part and are absent now do not count."""
+    t = st.tournament
+    out: dict[int, int] = {}
+    n = 0
+    for p in sorted(t.players, key=lambda p: p.id):
+        took_part = any(_participated(p.entry(k)) for k in range(1, st.round))
+        if took_part or p.id not in st.absent:
+            n += 1
+            out[p.id] = n
+    return out
+
+
+def make_boards(t: Tournament, st: RoundState, pairs: list[Pair], ed: Edition | None = None) -> list[Board]:
+    """Colours by Art. 5.2 and board order by C.04.2 Art. 3.6 (the same in every edition,
+    except for the edition's `[colours]` data: which TPN parity takes the initial colour
+    in a pair without preferences after round 1)."""
+    initial = infer_initial_colour(t, st.round - 1)
+    tpn = pairing_numbers(st)
+    parity = 1
+    if ed is not None and st.round > 1 and ed.no_preference_after_round_1 == "even-tpn-initial":
+        parity = 0
+    boards = [Board(*allocate(st, p, q, initial, tpn, parity)) for p, q in pairs]
+    boards.sort(key=lambda bd: board_key(st, (bd.white, bd.black)))
+    return boards
+
+
+def board_key(st: RoundState, pair: Pair) -> tuple[object, ...]:
+    """Board order (C.04.2 Art. 3.6): the higher player's score, then the lower player's
+    score (same as the sum), then the higher player's TPN; real scores, no acceleration."""
+    a, b = st.players[pair[0]], st.players[pair[1]]
+    hi, lo = (a, b) if (-a.score, a.id) < (-b.score, b.id) else (b, a)
+    return (-hi.score, -lo.score, hi.id)

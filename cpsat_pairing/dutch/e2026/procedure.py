@@ -1,0 +1,195 @@
+"""How the 2026 rules pair a round: the [C5] pre-pass, then each bracket on the most
+relaxed model that can be completed.
+
+[C5] (the lowest possible PAB score) is settled once for the whole round before the
+first bracket, as the rules rank it above every quality criterion.  Each bracket is
+then a CP-SAT model solved tier by tier: the edition's quality criteria, then the
+generation order; its pairs are final, its downfloaters become the next bracket's MDPs.
+
+The models of one bracket, most relaxed first: "aggregate" sees the next scoregroup as
+counts (aggregate.py); "lazy" models the bracket and the next scoregroup pair by pair
+and only asks that players paired further down have some lower partner; "exact"
+models every remaining player.  Relaxing only adds candidates, so a relaxed optimum
+that can be completed into a whole round-pairing is the exact optimum; a relaxed model
+that finds no solution, or none within its budget, says nothing about the round, and
+the next model decides.  Only the exact model's infeasibility is "no valid pairing".
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from fractions import Fraction
+
+from cpsat_pairing.domain.compat import Compatibility
+from cpsat_pairing.domain.state import RoundState
+from cpsat_pairing.dutch.unpairable import no_valid_pairing
+from cpsat_pairing.dutch.aggregate import AggregateBracketModel
+from cpsat_pairing.dutch.bracket import BracketModel
+from cpsat_pairing.dutch.e2026.local import generation_order_keeping_below, solve_locally
+from cpsat_pairing.dutch.loop import Bracket, RoundContext, residents_bracket
+from cpsat_pairing.dutch.registry import CRITERIA
+from cpsat_pairing.dutch.result import BracketTrace, Pair
+from cpsat_pairing.errors import NoValidPairing, SolveLimitError
+from cpsat_pairing.solver.cpsat import STATS, InfeasibleError
+from cpsat_pairing.solver.matching import LazyAdjacency, is_perfect
+from cpsat_pairing.solver.terms import Term
+
+# What a relaxed or partial model may raise instead of answering.
+RELAXATION_FAILURES = (NoValidPairing, InfeasibleError, SolveLimitError)
+
+
+def pab_prepass(st: RoundState, present: list[int], ok: Compatibility) -> tuple[Fraction | None, list[Pair]]:
+    """[C5]: the lowest score the PAB assignee can have in a complete round-pairing,
+    and a complete round-pairing that achieves it (the first incumbent).
+
+    A blossom matching answers "can everybody be paired, the PAB going to an eligible
+    player scoring at most L?" for L rising from the lowest score; the first yes is
+    the [C5] score.  Even fields get their complete round-pairing the same way.
+
+    Raises:
+        NoValidPairing: no complete round-pairing exists.
+    """
+    # Each player's neighbours in `present` order (a scan with set lookups), listed only
+    # for the players the matching's searches reach: the start below pairs nearly
+    # everyone, so most rows are never needed.
+    def row(i: int) -> list[int]:
+        if i == dummy:
+            return []
+        nb = ok.neighbours(present[i])
+        return [j for j, q in enumerate(present) if q in nb]
+
+    n = len(present)
+    dummy = n
+    index = {p: i for i, p in enumerate(present)}
+    eligible = [p for p in present if st.players[p].pab_eligible]
+    levels: list[Fraction | None] = [None]
+    if n % 2:
+        levels = [*sorted({st.players[p].pairing_score for p in eligible})]
+    adj = LazyAdjacency(n + n % 2, row)
+    # Start: each player in turn with the next free player he may meet.
+    mate = [-1] * len(adj)
+    for i, p in enumerate(present):
+        if mate[i] == -1:
+            nb = ok.neighbours(p)
+            j = next((j for j in range(i + 1, n) if mate[j] == -1 and present[j] in nb), None)
+            if j is not None:
+                mate[i], mate[j] = j, i
+    for level in levels:
+        if level is not None:
+            for p in eligible:
+                if st.players[p].pairing_score == level:
+                    adj.add_edge(dummy, index[p])
+        perfect, mate = is_perfect(adj, mate)
+        if perfect:
+            pairs = [(p, present[mate[i]]) for i, p in enumerate(present) if i < mate[i] < dummy]
+            return level, pairs
+    raise no_valid_pairing(st, present, ok)
+
+
+def start_with_pab_score(rc: RoundContext) -> None:
+    """The [C5] score and the first witness (a given pairing: its own PAB's score), and
+    who may then be left unpaired."""
+    st = rc.state
+    present = list(st.present)
+    if rc.forced is None:
+        rc.pab_score, rc.witness = pab_prepass(st, present, rc.compatible)
+    else:
+        paired = {p for pq in rc.forced for p in pq}
+        left = [p for p in present if p not in paired]
+        rc.pab_score = st.players[left[0]].pairing_score if left else None
+        rc.witness = list(rc.forced)
+    rc.pab_allowed = frozenset(
+        p for p in present
+        if st.players[p].pab_eligible and (rc.pab_score is None or st.players[p].pairing_score <= rc.pab_score)
+    )
+
+
+def build_model(rc: RoundContext, bracket: Bracket, kind: str) -> BracketModel:
+    """One bracket's model of the given kind, started from the witness (or, if that does
+    not fit it, from any solution)."""
+    cls = AggregateBracketModel if kind == "aggregate" else BracketModel
+    start = time.perf_counter()
+    bm = cls(
+        rc.state, rc.remaining, bracket.players, frozenset(bracket.mdps), bracket.next_group, rc.compatible,
+        rc.pab_allowed, settings=rc.settings, pab_score=rc.pab_score, lazy=kind != "exact",
+    )
+    STATS["build_seconds"] += time.perf_counter() - start
+    if rc.forced is not None:
+        bm.force(rc.forced)
+    if not bm.start_from(rc.witness):
+        try:
+            bm.solver.solve()
+        except InfeasibleError:
+            raise no_valid_pairing(rc.state, rc.remaining, rc.compatible) from None
+    return bm
+
+
+def quality_terms(rc: RoundContext, bm: BracketModel) -> list[Term]:
+    terms: list[Term] = []
+    for name in rc.edition.quality:
+        terms += CRITERIA[name](bm)
+    return terms
+
+
+class Procedure2026:
+    """The 2026 round (see the module docstring)."""
+
+    def start(self, rc: RoundContext) -> None:
+        start_with_pab_score(rc)
+
+    def next_bracket(self, rc: RoundContext) -> Bracket | None:
+        return residents_bracket(rc)
+
+    def pair_bracket(self, rc: RoundContext, bracket: Bracket) -> None:
+        kinds = [k for k in rc.settings.models if rc.forced is None or k != "aggregate"]
+        if not bracket.next_group:
+            kinds = [k for k in kinds if k != "lazy"]  # no next scoregroup: aggregate = lazy
+        head = bracket.head(len(rc.scoregroups))
+        full: list[Pair] | None = None
+        for kind in kinds:
+            rc.tell(head)
+            on_tier = None if rc.progress is None else _on_tier(rc, head)
+            if kind == "exact":
+                bm = self.solve(rc, bracket, kind, on_tier)
+                full = bm.complete()
+                break
+            try:
+                bm = self.solve(rc, bracket, kind, on_tier)
+            except RELAXATION_FAILURES:
+                STATS["fallbacks"] += 1
+                continue
+            full = bm.complete()
+            if full is not None:
+                break
+        assert full is not None, "the exact model always completes"
+        pairs, floaters = bm.bracket_result()
+        taken = set(pairs)
+        rc.record(BracketTrace(bracket.score, bracket.residents, bracket.mdps, pairs, floaters, list(bm.solver.trace)),
+                  witness=[pq for pq in full if pq not in taken])
+
+    @staticmethod
+    def solve(rc: RoundContext, bracket: Bracket, kind: str, on_tier: Callable[[str], None] | None) -> BracketModel:
+        """Build the bracket's model of that kind, then solve its quality tiers and the
+        generation order: the tiers after [C8] on the bracket alone when the bracket is
+        a small part of the model."""
+        bm = build_model(rc, bracket, kind)
+        bm.solver.on_tier = on_tier
+        terms = quality_terms(rc, bm)
+        local = bm.local_vars()
+        k = len(terms)
+        while k and terms[k - 1].active is None and all(v.index in local for v in terms[k - 1].vars):
+            k -= 1
+        if rc.forced is not None or bm.u or len(bm.x) < 2 * len(local) or not rc.settings.bracket_alone:
+            bm.solver.minimize(terms)
+            generation_order_keeping_below(bm, local)
+            return bm
+        bm.solver.minimize(terms[:k])
+        if not solve_locally(rc.edition, bm):
+            bm.solver.minimize(terms[k:])
+            generation_order_keeping_below(bm, local)
+        return bm
+
+
+def _on_tier(rc: RoundContext, head: str) -> Callable[[str], None]:
+    return lambda name: rc.tell(f"{head} ▸ {name}")

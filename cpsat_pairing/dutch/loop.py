@@ -1,0 +1,145 @@
+"""The one round loop: brackets from the top scoregroup down (2026 Art. 1.9.2).
+
+Every edition pairs a round the same way: something is settled for the whole round
+first (2026: the [C5] PAB score; 2017: that a complete round-pairing exists), then
+brackets are formed and paired one after another, each bracket's downfloaters moving
+down as the next one's MDPs, until nobody is left but the PAB assignee.  What differs
+is which players form the next bracket (2017 A.9: the penultimate and the collapsed
+last bracket; 2013 C.13: the brackets joined at the bottom) and how one bracket is
+solved.  An edition says that through its `Procedure`, the hooks this loop calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+from fractions import Fraction
+from typing import Protocol
+
+from cpsat_pairing.domain.compat import Compatibility
+from cpsat_pairing.domain.state import RoundState, build_state
+from cpsat_pairing.domain.tournament import Tournament
+from cpsat_pairing.dutch.boards import make_boards
+from cpsat_pairing.dutch.edition import Edition
+from cpsat_pairing.dutch.result import BracketTrace, Pair, Pairing
+from cpsat_pairing.solver.settings import SolverSettings
+
+
+@dataclass
+class RoundContext:
+    """A round being paired: the state of the players, what is settled so far, and
+    what its brackets share."""
+
+    tournament: Tournament
+    state: RoundState
+    edition: Edition
+    settings: SolverSettings
+    compatible: Compatibility
+    # `evaluate`: the given complete round-pairing, scored instead of optimised.
+    forced: list[Pair] | None = None
+    progress: Callable[[str], None] | None = None
+    remaining: list[int] = field(default_factory=list)  # not yet paired, ranking order
+    mdps: list[int] = field(default_factory=list)  # the last bracket's downfloaters
+    pairs: list[Pair] = field(default_factory=list)
+    brackets: list[BracketTrace] = field(default_factory=list)
+    pab_score: Fraction | None = None  # 2026 [C5]: fixed for the round first
+    pab_allowed: frozenset[int] = frozenset()  # who may be left unpaired
+    witness: list[Pair] = field(default_factory=list)  # a complete pairing of `remaining`
+    scoregroups: list[Fraction] = field(default_factory=list)  # pairing scores, highest first
+    next_group: int = 0  # index into `scoregroups` of the next bracket's residents
+    # The brackets below were joined into one (2017 A.9: the collapsed last bracket).
+    collapsed: bool = False
+    done: bool = False  # the procedure has paired everybody (2013 C.13: the joined lowest bracket)
+
+    @cached_property
+    def score(self) -> dict[int, Fraction]:
+        """Pairing scores of the players to pair."""
+        return {p: self.state.players[p].pairing_score for p in self.state.present}
+
+    def record(self, trace: BracketTrace, witness: list[Pair] | None = None) -> None:
+        """A bracket is paired: its pairs are final, its downfloaters move down."""
+        self.brackets.append(trace)
+        self.pairs += trace.pairs
+        paired = {p for pq in trace.pairs for p in pq}
+        self.remaining = [p for p in self.remaining if p not in paired]
+        self.mdps = list(trace.downfloaters)
+        if witness is not None:
+            self.witness = witness
+
+    def tell(self, text: str) -> None:
+        if self.progress is not None:
+            self.progress(text)
+
+
+@dataclass(frozen=True)
+class Bracket:
+    """The players of one bracket (Art. 1.3.2): the residents of a scoregroup and the
+    MDPs the bracket above left unpaired, and those the model looks at below it."""
+
+    score: Fraction  # the residents' pairing score
+    residents: list[int]
+    mdps: list[int]
+    players: list[int]  # MDPs and residents in ranking order: BSN = index + 1
+    next_group: list[int]  # the next scoregroup's residents (the look-ahead of [C8], C.7)
+    number: int  # 1, 2, ... from the top (progress)
+    kind: str = ""  # 2017 A.9: "CLB" for the collapsed last bracket
+
+    def head(self, count: int) -> str:
+        return f"bracket {self.number}/{count} (score {self.score}, {len(self.players)} players)"
+
+
+class Procedure(Protocol):
+    """How an edition pairs a round: the hooks of the round loop."""
+
+    def start(self, rc: RoundContext) -> None:
+        """Settle what holds for the whole round before the first bracket."""
+        ...
+
+    def next_bracket(self, rc: RoundContext) -> Bracket | None:
+        """The next bracket, or None when nobody is left to pair."""
+        ...
+
+    def pair_bracket(self, rc: RoundContext, bracket: Bracket) -> None:
+        """Pair the bracket and `record` it (a procedure that joins the brackets below
+        into it records each and sets `done`)."""
+        ...
+
+
+def residents_bracket(rc: RoundContext) -> Bracket | None:
+    """The next bracket of the loop's own scoregroups: the residents of the next
+    scoregroup still unpaired and the MDPs (2026 and 2013)."""
+    i = rc.next_group
+    if i >= len(rc.scoregroups):
+        return None
+    rc.next_group += 1
+    level = rc.scoregroups[i]
+    score = rc.score
+    mdps = rc.mdps
+    taken = frozenset(mdps)
+    residents = [p for p in rc.remaining if score[p] == level and p not in taken]
+    players = sorted(mdps + residents, key=rc.state.rank_key)
+    nxt = rc.scoregroups[i + 1] if i + 1 < len(rc.scoregroups) else None
+    next_group = [p for p in rc.remaining if nxt is not None and score[p] == nxt]
+    return Bracket(level, residents, list(mdps), players, next_group, i + 1)
+
+
+def pair_round(
+    t: Tournament,
+    rnd: int,
+    ed: Edition,
+    settings: SolverSettings,
+    forced: list[Pair] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Pairing:
+    """Pair round `rnd` under `ed` (or, with `forced`, score that round-pairing)."""
+    st = build_state(t, rnd, ed.state_rules)
+    rc = RoundContext(t, st, ed, settings, Compatibility(st, t), forced, progress, remaining=list(st.present))
+    rc.scoregroups = sorted({st.players[p].pairing_score for p in st.present}, reverse=True)
+    hooks: Procedure = ed.hooks
+    hooks.start(rc)
+    while not rc.done and (bracket := hooks.next_bracket(rc)) is not None:
+        hooks.pair_bracket(rc, bracket)
+    bye = rc.mdps[0] if rc.mdps else None
+    boards = make_boards(t, st, rc.pairs, ed)
+    return Pairing(rnd, ed.name, boards, bye, sorted(st.absent), rc.brackets, rc.pab_score)

@@ -1,0 +1,65 @@
+"""What every bracket model provides, whichever edition it belongs to.
+
+The generation order (order.py) and the criteria shared between editions read a
+bracket model through `PairModel`; the 2026/2013 pair model (bracket.py, with the
+aggregate model in aggregate.py) and the 2017 model (e2017/bracket.py) both satisfy it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+from functools import cached_property
+from typing import Protocol
+
+from ortools.sat.python import cp_model
+
+from cpsat_pairing.solver.terms import Term, TierKind, make_term
+from cpsat_pairing.solver.view import BracketView
+
+Pair = tuple[int, int]
+
+
+class PairIndices:
+    """Each player's neighbours with the proto index of their pair variable, read once:
+    the searches and the proposals of a big bracket walk every player's pairs several
+    times, and each read of an index crosses into C++."""
+
+    adj: dict[int, list[tuple[int, cp_model.IntVar]]]
+
+    @cached_property
+    def adj_index(self) -> dict[int, list[tuple[int, int]]]:
+        return {p: [(q, v.index) for q, v in row] for p, row in self.adj.items()}
+
+    @staticmethod
+    def term(
+        criterion: str, detail: str, weighted: Iterable[tuple[int, cp_model.IntVar]], *,
+        kind: TierKind = TierKind.QUALITY, one_hot: bool = False, subject: int | None = None,
+    ) -> Term:
+        return make_term(criterion, detail, weighted, kind=kind, one_hot=one_hot, subject=subject)
+
+
+class PairModel(BracketView, Protocol):
+    """A bracket model as the generation order and the criteria see it."""
+
+    bsn: dict[int, int]  # Art. 4.1: bracket players numbered 1, 2, ... in ranking order
+    score: dict[int, Fraction]  # pairing scores of the players modelled
+    adj: dict[int, list[tuple[int, cp_model.IntVar]]]
+
+    def term(
+        self, criterion: str, detail: str, weighted: Iterable[tuple[int, cp_model.IntVar]], *,
+        kind: TierKind = TierKind.QUALITY, one_hot: bool = False, subject: int | None = None,
+    ) -> Term:
+        ...
+
+    def bracket_pairs(self) -> list[tuple[Pair, cp_model.IntVar]]:
+        """The pairs made inside the bracket."""
+        ...
+
+    def chosen_pairs(self) -> list[Pair]:
+        """The pairs of the incumbent."""
+        ...
+
+    def bracket_result(self) -> tuple[list[Pair], list[int]]:
+        """The incumbent's pairs inside the bracket and its downfloaters."""
+        ...

@@ -1,0 +1,161 @@
+"""The commands about a file itself: `info` (what it holds) and `convert` (to another format)."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from cpsat_pairing.domain.tournament import Scoring, Tournament, player_points
+from cpsat_pairing.formats import format_points, tournament_to_dict, write_trf
+from cpsat_pairing.interface.console import (
+    EPILOG,
+    FileArg,
+    Target,
+    app,
+    cli_errors,
+    load_tournament,
+    write_output,
+)
+
+
+def _points(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
+
+
+def _scoring_text(s: Scoring) -> str:
+    if s.is_default:
+        return "default (win 1, draw 0.5, loss 0)"
+    parts = (("win", s.win), ("draw", s.draw), ("loss", s.loss), ("forfeit win", s.forfeit_win),
+             ("forfeit loss", s.forfeit_loss), ("PAB", s.pab), ("HPB", s.hpb), ("FPB", s.fpb),
+             ("ZPB", s.zpb))
+    return ", ".join(f"{name} {_points(v)}" for name, v in parts)
+
+
+def info_summary(t: Tournament) -> dict[str, Any]:
+    """What `info` reports, as plain data (also its --json output)."""
+    played = t.rounds_played
+    next_round = played + 1 if t.total_rounds is None or played < t.total_rounds else None
+    full = tournament_to_dict(t)
+    return {
+        "schema": full["schema"],
+        "file": t.source,
+        "name": t.name,
+        "dialect": t.dialect,
+        "edition_hint": t.edition_hint,
+        "players": len(t.players),
+        "rounds_played": played,
+        "total_rounds": t.total_rounds,
+        "next_round": next_round,
+        "initial_colour": full["initial_colour"],
+        "rank_mode": t.rank_mode,
+        "scoring": full["scoring"],
+        "forbidden_pairs": len(t.forbidden),
+        "accelerated_players": len(t.acceleration),
+        "requested_byes": sum(len(m) for m in t.byes.values()),
+        "absent_next": list(t.absent_next),
+        "warnings": list(t.warnings),
+    }
+
+
+def _info_table(t: Tournament, summary: dict[str, Any]) -> Table:
+    table = Table(title=t.name or summary["file"], show_header=False, title_justify="left")
+    table.add_column("field", style="bold")
+    table.add_column("value", overflow="fold")
+    rows = [
+        ("file", summary["file"]),
+        ("format", summary["dialect"] + (f"  ({t.edition_hint})" if t.edition_hint else "")),
+        ("players", str(summary["players"])),
+        ("rounds played", str(summary["rounds_played"])),
+        ("total rounds", "not stated" if t.total_rounds is None else str(t.total_rounds)),
+        ("next round", "none (finished)" if summary["next_round"] is None else str(summary["next_round"])),
+        ("initial colour", summary["initial_colour"] or "not stated"),
+        ("scoring", _scoring_text(t.scoring)),
+        ("pairing ids", "by rank (XXC rank)" if t.rank_mode else "starting ranks"),
+    ]
+    optional = (
+        ("forbidden pairs", summary["forbidden_pairs"]),
+        ("accelerated players", summary["accelerated_players"]),
+        ("requested byes", summary["requested_byes"]),
+        ("absent next round", len(t.absent_next)),
+    )
+    rows += [(label, str(n)) for label, n in optional if n]
+    rows.append(("warnings", str(len(t.warnings))))
+    for label, value in rows:
+        table.add_row(label, value, end_section=False)
+    return table
+
+
+def _players_table(t: Tournament) -> Table:
+    table = Table(title="players", title_justify="left")
+    for name, justify in (("id", "right"), ("name", "left"), ("rating", "right"), ("points", "right"),
+                          ("rounds", "left")):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for p in t.players:
+        history = " ".join(_block_short(e) for e in p.rounds)
+        points = format_points(player_points(p, t.scoring))
+        table.add_row(str(p.id), p.name, str(p.rating or ""), points, history)
+    return table
+
+
+def _block_short(e: Any) -> str:
+    if e is None:
+        return "."
+    colour = e.colour.value if e.colour else "-"
+    opponent = "" if e.opponent is None else str(e.opponent)
+    return f"{opponent}{colour}{e.result}"
+
+
+# --- info --------------------------------------------------------------------------------
+
+
+@app.command(epilog=EPILOG)
+@cli_errors
+def info(
+    file: FileArg,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    players: Annotated[bool, typer.Option("--players", help="Also list the players and their rounds.")] = False,
+) -> None:
+    """Summarise a tournament file: players, rounds, scoring, format, warnings."""
+    t = load_tournament(file, show_warnings=False)
+    summary = info_summary(t)
+    if as_json:
+        if players:
+            summary["player_list"] = tournament_to_dict(t)["players"]
+        typer.echo(json.dumps(summary, indent=2, ensure_ascii=False))
+        return
+    console = Console(highlight=False, soft_wrap=False)
+    console.print(_info_table(t, summary))
+    if players:
+        console.print(_players_table(t))
+    for warning in t.warnings:
+        console.print(f"warning: {warning}", markup=False)
+
+
+# --- convert -----------------------------------------------------------------------------
+
+
+@app.command(epilog=EPILOG)
+@cli_errors
+def convert(
+    file: FileArg,
+    to: Annotated[Target, typer.Option("--to", help="Output format.", case_sensitive=False, show_default=False)],
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write here (atomically) instead of stdout.")
+    ] = None,
+) -> None:
+    """Convert a tournament file to TRF16 (with XX*/BB* records), TRF-2026 or JSON.
+
+    Points are recomputed from the results; records that are not interpreted are kept.
+    """
+    t = load_tournament(file)
+    if to is Target.json:
+        text = json.dumps(tournament_to_dict(t), indent=2, ensure_ascii=False) + "\n"
+    else:
+        text = write_trf(t, to.value)
+    write_output(text, output)

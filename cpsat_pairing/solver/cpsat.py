@@ -1,0 +1,76 @@
+"""One CP-SAT call: the parameters every solve uses, timing, and reading the answer.
+
+The parameters are fixed (one worker, seed 0), so the same model gives the same
+solution on every machine; only `time_limit` is wall-clock, and a solve it stops is
+an error, never an answer.
+"""
+
+from __future__ import annotations
+
+import time
+
+from ortools.sat.python import cp_model
+
+from cpsat_pairing.errors import SolveLimitError
+from cpsat_pairing.solver.settings import SolverSettings
+
+# Process-wide counters for benchmarks (scripts/bench.py): CP-SAT calls and their time.
+# "bounded": tiers the count model's bound settled without a full solve; "repaired":
+# tiers whose incumbent repair.repair improved; "witnessed": feasibility questions a
+# proposed solution (repair.split_witness) answered; "fallbacks": relaxed models that
+# found no answer, so that a more exact one decided.
+STATS: dict[str, float] = {
+    "solves": 0, "solve_seconds": 0.0, "build_seconds": 0.0, "bounded": 0, "repaired": 0, "witnessed": 0,
+    "fallbacks": 0,
+}
+
+
+class InfeasibleError(RuntimeError):
+    """The hard constraints admit no solution (of this model: a relaxed model's
+    infeasibility says nothing of the round's)."""
+
+
+def configure(solver: cp_model.CpSolver, settings: SolverSettings, presolve: bool = True) -> None:
+    """The parameters of every bracket-model solve."""
+    p = solver.parameters
+    p.num_workers = settings.workers
+    p.random_seed = 0
+    p.max_time_in_seconds = settings.time_limit
+    p.linearization_level = 2
+    # Symmetry detection and probing cost more than they save on these matchings.
+    p.symmetry_level = 0
+    p.cp_model_probing_level = 0
+    p.max_presolve_iterations = 1
+    # SAT inprocessing (clause vivification) re-runs the decisions of the long fixed
+    # searches many times over.  It only simplifies clauses: no solution is lost, the
+    # first one stays first.
+    p.use_sat_inprocessing = False
+    p.cp_model_presolve = presolve
+
+
+def timed_solve(solver: cp_model.CpSolver, model: cp_model.CpModel) -> int:
+    """The status as CP-SAT gives it (an int enum: `solver.status_name` reads its name)."""
+    start = time.perf_counter()
+    status = solver.solve(model)
+    STATS["solve_seconds"] += time.perf_counter() - start
+    STATS["solves"] += 1
+    return status  # type: ignore[return-value]
+
+
+def has_solution(status: int) -> bool:
+    return status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+
+
+def found(solver: cp_model.CpSolver, status: int) -> bool:
+    """A feasibility question's answer: True (a solution), False (proven none); raises
+    if CP-SAT stopped before deciding."""
+    if status == cp_model.INFEASIBLE:
+        return False
+    if not has_solution(status):
+        raise SolveLimitError(f"feasibility not decided (status {solver.status_name(status)})")
+    return True
+
+
+def solution(solver: cp_model.CpSolver) -> dict[int, int]:
+    """Every variable's value, by index (one read of the response, not a call per variable)."""
+    return dict(enumerate(solver.response_proto.solution))

@@ -1,0 +1,72 @@
+"""The fixed search: the solution of the fixed tiers that comes first in a given order.
+
+Art. 4 generates candidates in an order; among candidates equal on every criterion,
+the first generated wins.  Where that order is "each decision tried true before
+false, in turn", the answer is the lexicographic maximum of the decision vector, and
+a CP-SAT fixed search (CHOOSE_FIRST, SELECT_MAX_VALUE, no presolve) finds exactly it:
+its first solution.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ortools.sat.python import cp_model
+
+from cpsat_pairing.errors import SolveLimitError
+from cpsat_pairing.solver.cpsat import has_solution, solution
+from cpsat_pairing.solver.lex import LexSolver
+
+
+def first_in_order(lex: LexSolver, decisions: Sequence[cp_model.IntVar], budget: float | None = None) -> bool | None:
+    """Keep the solution of the fixed tiers that is first in the order of `decisions`;
+    return False if there is none, and None (nothing kept) if the search with the LP
+    used up `budget` (deterministic time).
+
+    Propagation alone (no LP) runs first, within `propagation_budget`: with the class
+    counts (counts.py) it refutes the candidates of a big bracket by itself, and the
+    LP's re-solve at every decision would be most of the search.  Where it does not,
+    the search soon thrashes and stops at that budget; the search with the LP then
+    decides.  Both are complete searches in the same order: the same first solution."""
+    model = lex.model
+    lex.domains.restrict(set())
+    model.clear_objective()
+    model.clear_hints()
+    # After the decisions, the incumbent's true Booleans are tried true: the search
+    # would otherwise set the rest (the round below the bracket) to 0 one by one and
+    # repair what that breaks.
+    decided = [v.index for v in decisions]
+    done = set(decided)
+    values = lex.values
+    completion = [i for i in lex.all_indices() if values.get(i) and i not in done]
+    strategy = model.proto.search_strategy.add()
+    strategy.variables.extend([*decided, *completion])  # by index
+    strategy.variable_selection_strategy = cp_model.CHOOSE_FIRST
+    strategy.domain_reduction_strategy = cp_model.SELECT_MAX_VALUE
+    solver, status = _fixed_search(lex, lex.settings.propagation_budget, lp=False)
+    if not has_solution(status) and status != cp_model.INFEASIBLE:
+        solver, status = _fixed_search(lex, budget, lp=True)
+    model.proto.search_strategy.clear()
+    if status == cp_model.INFEASIBLE:
+        return False
+    if not has_solution(status):
+        if budget is not None and solver.deterministic_time >= budget:
+            return None
+        raise SolveLimitError(f"feasibility not decided (status {solver.status_name(status)})")
+    lex.set_incumbent(solution(solver))
+    return True
+
+
+def _fixed_search(lex: LexSolver, budget: float | None, lp: bool) -> tuple[cp_model.CpSolver, int]:
+    """One run of the fixed search set up by `first_in_order`, within `budget`."""
+    solver = lex.new_solver()
+    solver.parameters.search_branching = cp_model.FIXED_SEARCH
+    if not lp:
+        solver.parameters.linearization_level = 0
+    # No presolve: it may drop solutions dominated by others (possibly the first) and
+    # rewrite the decision literals; either loses the order.
+    solver.parameters.cp_model_presolve = False
+    if budget is not None:
+        solver.parameters.max_deterministic_time = budget
+    # A solution `accept` rejects is cut off; the next one found is again the first.
+    return lex.run(lambda: (solver, lex.timed(solver)))

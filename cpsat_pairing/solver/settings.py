@@ -1,0 +1,47 @@
+"""The solver's settings: every budget, threshold and width in one frozen value.
+
+`pair` takes one and passes it down; nothing reads a tuning global.  The budgets are
+CP-SAT deterministic time (work units, the same on every machine) and only decide
+which of several exact routes answers first: a shortcut that runs out of its budget
+hands over to a more exact one, so no setting changes a pairing.  `time_limit` is the
+one wall-clock figure: a safety net past which a solve is a `SolveLimitError`, never
+an answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SolverSettings:
+    workers: int = 1  # CP-SAT workers per solve (one: deterministic and fastest here)
+    time_limit: float = 600.0  # wall-clock seconds per CP-SAT call before SolveLimitError
+    # Consecutive tiers are packed into one weighted objective while its coefficients
+    # stay below this: larger weights make single solves slower than the solves saved.
+    max_weight: int = 1 << 24
+    # Big models: each tier solved first restricted to the pairs near the natural S1-S2
+    # partners, for models with at least `sparse_from` pair variables; `windows` are how
+    # near (places within a scoregroup), the restrictions tried in turn.
+    sparse_from: int = 4000
+    windows: tuple[int, ...] = (8, 16)
+    restricted_budget: float = 1.0  # per restricted solve; past it the full model decides
+    bound_budget: float = 0.3  # per count-model solve (a lower bound); past it, no bound
+    # The transposition's fixed search: on propagation alone first, then with the LP,
+    # then (past both) the partner tiers one by one.
+    propagation_budget: float = 0.5
+    fixed_search_budget: float = 20.0
+    # The bracket models tried, most relaxed first (dutch/e2026/procedure.py); the last
+    # must be "exact".
+    models: tuple[str, ...] = ("aggregate", "lazy", "exact")
+    # The tiers after [C8] solved on the bracket alone (dutch/e2026/local.py), which
+    # gives up after `max_cuts` rejected sets of downfloaters (the full model then decides).
+    bracket_alone: bool = True
+    max_cuts: int = 30
+
+    def __post_init__(self) -> None:
+        if not self.models or self.models[-1] != "exact":
+            raise ValueError(f"SolverSettings.models must end with 'exact', got {self.models}")
+
+
+DEFAULT_SETTINGS = SolverSettings()

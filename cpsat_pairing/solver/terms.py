@@ -1,0 +1,156 @@
+"""Lexicographic terms and the tiers they become once solved.
+
+A *term* is one component of a lexicographic objective: minimise sum(coef * var) over
+Booleans.  Once its optimum is fixed it is recorded as a *tier*: which criterion (or
+which step of the generation order), what it counts, and its value.  Tiers are values:
+check mode compares two pairings tier by tier, explanations read them, and nothing
+needs to parse a display string to know what a tier is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from ortools.sat.python import cp_model
+
+if TYPE_CHECKING:
+    from cpsat_pairing.solver.lex import LexSolver
+
+
+class TierKind(str, Enum):
+    """A quality criterion of the edition, or a step of the generation order (which
+    only tells apart candidates equal on every criterion)."""
+
+    QUALITY = "quality"
+    ORDER = "order"
+
+
+@dataclass(frozen=True)
+class Tier:
+    """A solved term: `criterion` is the edition's name for it ("C12", "C.6", "B.3") or
+    the generation-order step ("MDP set", "MDP-pairing", "exchange", "transposition");
+    `detail` says what it counts.  Lower values are better; a `maximised` tier was
+    solved negated (its count is -value and more is better)."""
+
+    criterion: str
+    detail: str
+    value: int
+    kind: TierKind = TierKind.QUALITY
+    maximised: bool = False
+    # The BSN a generation-order tier is about (the S1 player whose partner it fixes,
+    # the player an exchange keeps or moves, the MDP a set takes), if any.
+    subject: int | None = None
+
+    @property
+    def name(self) -> str:
+        """The tier as one label, e.g. 'C12 unmet colour preferences', 'exchange: BSN 3 stays in S1'."""
+        sep = ": " if self.kind is TierKind.ORDER else " "
+        return f"{self.criterion}{sep}{self.detail}" if self.detail else self.criterion
+
+    @property
+    def shown(self) -> int:
+        """The value as a reader counts it (a maximised tier's count, positive)."""
+        return -self.value if self.maximised else self.value
+
+
+@dataclass
+class Term:
+    """One lexicographic component: minimise sum(coef * var) (all vars Boolean)."""
+
+    criterion: str
+    detail: str
+    coefs: list[int]
+    vars: list[cp_model.IntVar]
+    kind: TierKind = TierKind.QUALITY
+    one_hot: bool = False  # exactly one of `vars` is true (e.g. "the partner of p")
+    subject: int | None = None  # see Tier.subject
+    # A tier that applies only in some solutions of the tiers above (e.g. [C9]): asked
+    # with the solver once those are fixed.
+    active: Callable[[LexSolver], bool] | None = None
+    _indices: list[int] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def name(self) -> str:
+        return self.tier(0).name
+
+    @property
+    def maximised(self) -> bool:
+        """Solved negated: every coefficient is negative (a count the rules maximise)."""
+        return bool(self.coefs) and all(c < 0 for c in self.coefs)
+
+    def tier(self, value: int) -> Tier:
+        return Tier(self.criterion, self.detail, value, self.kind, self.maximised, self.subject)
+
+    @property
+    def indices(self) -> list[int]:
+        """The variables' proto indices (read once: each read crosses into C++)."""
+        if self._indices is None:
+            self._indices = [v.index for v in self.vars]
+        return self._indices
+
+    def bounds(self) -> tuple[int, int]:
+        if self.one_hot and self.coefs:
+            return min(self.coefs), max(self.coefs)
+        lo = sum(c for c in self.coefs if c < 0)
+        hi = sum(c for c in self.coefs if c > 0)
+        return lo, hi
+
+    def expr(self) -> cp_model.LinearExprT:
+        return cp_model.LinearExpr.weighted_sum(self.vars, self.coefs)
+
+
+def make_term(
+    criterion: str, detail: str, weighted: Iterable[tuple[int, cp_model.IntVar]], *,
+    kind: TierKind = TierKind.QUALITY, one_hot: bool = False, subject: int | None = None,
+) -> Term:
+    """A term from (coefficient, variable) pairs; zero coefficients are left out."""
+    coefs: list[int] = []
+    vs: list[cp_model.IntVar] = []
+    for c, v in weighted:
+        if c:
+            coefs.append(c)
+            vs.append(v)
+    return Term(criterion, detail, coefs, vs, kind, one_hot, subject=subject)
+
+
+def weights(chunk: Sequence[Term]) -> list[int]:
+    """Weights making a weighted sum order like the terms lexicographically."""
+    out = []
+    w = 1
+    for t in reversed(chunk):
+        out.append(w)
+        lo, hi = t.bounds()
+        w *= hi - lo + 1
+    return out[::-1]
+
+
+def fits(chunk: Sequence[Term], max_weight: int) -> bool:
+    """The packed objective stays within `max_weight`, even as CP-SAT bounds it (from
+    every coefficient, not from the one-hot structure)."""
+    total = 0
+    for t, w in zip(chunk, weights(chunk)):
+        if t.one_hot and t.coefs:
+            total += w * max(abs(c) for c in t.coefs)  # exactly one of its Booleans is true
+        else:
+            total += w * sum(abs(c) for c in t.coefs)
+    return total <= max_weight
+
+
+def set_objective(model: cp_model.CpModel, indices: list[int], coefs: list[int]) -> None:
+    """minimise sum(coefs * variables), written into the proto (the modelling layer reads
+    each variable's index through C++)."""
+    objective = model.proto.objective
+    objective.vars.extend(indices)
+    objective.coeffs.extend(coefs)
+    objective.scaling_factor = 1.0
+
+
+def add_linear(model: cp_model.CpModel, indices: list[int], coefs: list[int], value: int) -> None:
+    """sum(coefs * variables) == value, written into the proto."""
+    linear = model.proto.constraints.add().linear
+    linear.vars.extend(indices)
+    linear.coeffs.extend(coefs)
+    linear.domain.extend([value, value])

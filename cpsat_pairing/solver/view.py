@@ -1,0 +1,61 @@
+"""What the solver's bracket mechanisms (bounds, class counts, repair proposals) read of
+a bracket model.  Both bracket models (dutch/bracket.py, dutch/e2017/bracket.py)
+provide it; the solver layer needs no more of the Dutch system than this."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from ortools.sat.python import cp_model
+
+from cpsat_pairing.domain.state import RoundState
+
+if TYPE_CHECKING:
+    from cpsat_pairing.solver.lex import LexSolver
+
+Pair = tuple[int, int]
+
+
+class BracketView(Protocol):
+    """A bracket's model: its players, its variables by pair and by player, its solver."""
+
+    state: RoundState
+    bracket: list[int]  # ranking order, MDPs first: BSN = index + 1
+    residents: list[int]
+    mdps: frozenset[int]
+    in_bracket: frozenset[int]
+    players: list[int]  # every player modelled pair by pair
+    model: cp_model.CpModel
+    solver: LexSolver
+    x: dict[Pair, cp_model.IntVar]  # a Boolean per compatible pair
+    df: dict[int, cp_model.IntVar]  # a bracket player not paired inside the bracket
+    u: dict[int, cp_model.IntVar]  # the player left unpaired (the PAB)
+
+    @property
+    def adj_index(self) -> dict[int, list[tuple[int, int]]]:
+        """Each player's neighbours with the proto index of their pair variable."""
+        ...
+
+    def inside(self, p: int, q: int) -> bool:
+        """A pair made inside the bracket."""
+        ...
+
+
+class RoundView(BracketView, Protocol):
+    """A bracket model that also holds the rest of the round (the count model's view)."""
+
+    next_group: list[int]
+    pab_allowed: frozenset[int]
+    exit: dict[int, cp_model.IntVar]  # a player paired further down (the lazy model)
+    local: bool  # the bracket alone
+    lower: list[int]
+
+    def player_families(self) -> dict[str, dict[int, cp_model.IntVar]]:
+        """A player's own variables by family: "df", "u", "exit" (and the aggregate
+        model's "dn", "up", "w")."""
+        ...
+
+    def counters(self) -> list[cp_model.IntVar]:
+        """Variables that count something other than a player (the aggregate model's
+        pairs inside the next scoregroup)."""
+        ...
