@@ -31,6 +31,7 @@ from cpsat_pairing.version import __version__
 from cpsat_pairing.apps.check import FileCheck, check_data, check_file
 from cpsat_pairing.errors import ExitCode
 
+_distributed: Any
 try:  # the optional extra
     import distributed as _distributed
 except ImportError:  # pragma: no cover - exercised when the extra is missing

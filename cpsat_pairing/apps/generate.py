@@ -354,7 +354,8 @@ def _play_round(rng: random.Random, t: Tournament, rnd: int, plan: _Plan, cfg: G
     final: dict[int, RoundEntry | None] = {pid: None for pid in withdrawn}
     for white, black in result.as_pairs():
         if _chance(rng, ppm["forfeit_rate"]):
-            # Whole percents (one draw of 100), as before the rate could be set.
+            # Whole percents (one draw of 100): every standard-profile seed's bytes depend on
+            # this draw.
             if rng.randrange(100) * (PPM // 100) < ppm["double_forfeit_rate"]:
                 rw, rb = "-", "-"
             else:

@@ -68,7 +68,7 @@ def allocate(
     a, b = st.players[hi], st.players[lo]
     ca, cb = a.pref_colour, b.pref_colour
 
-    def give(player: int, colour: Colour, rule: str) -> tuple[int, int, ColourRule]:
+    def give(player: int, colour: Colour, rule: ColourRule) -> tuple[int, int, ColourRule]:
         other = lo if player == hi else hi
         return (player, other, rule) if colour is Colour.WHITE else (other, player, rule)
 

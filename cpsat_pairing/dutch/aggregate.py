@@ -12,7 +12,7 @@ number of pairs inside the next scoregroup is a unary counter over `w`.
 This relaxes the rules' model: it allows count patterns no real pairing realises.  Its
 lexicographic optimum is the rules' answer whenever it can be realised, which
 `complete()` checks with a blossom matching; the engine falls back to the pair-by-pair
-model when it cannot (see engine.py).
+model when it cannot (dutch/e2026/procedure.py).
 """
 
 from __future__ import annotations
@@ -59,12 +59,12 @@ class AggregateBracketModel(BracketModel):
             if not nb(n).isdisjoint(ns):
                 self.w[n] = m.new_bool_var(f"w_{n}")
         odd = len(self.remaining) % 2
-        adj = self.adj_index  # constraints by index: the modelling layer costs 1 us a term
+        adj = self.adj_index  # constraints by index: the modelling layer crosses into C++ per term
         for p in self.players:
             terms = [i for _, i in adj[p]]
-            for d in (self.dn, self.up, self.w):
-                if p in d:
-                    terms.append(d[p].index)
+            for family in (self.dn, self.up, self.w):
+                if p in family:
+                    terms.append(family[p].index)
             if self.lower and not nb(p).isdisjoint(lower_set):
                 self.exit[p] = m.new_bool_var(f"exit_{p}")
                 terms.append(self.exit[p].index)

@@ -99,7 +99,7 @@ class BracketModel(PairIndices):
             return
         odd = len(self.remaining) % 2
         lower_set = frozenset(self.lower)
-        adj = self.adj_index  # constraints by index: the modelling layer costs 1 us a term
+        adj = self.adj_index  # constraints by index: the modelling layer crosses into C++ per term
         for p in self.players:
             terms = [i for _, i in adj[p]]
             if self.lower and not self.compatible.neighbours(p).isdisjoint(lower_set):
@@ -139,7 +139,7 @@ class BracketModel(PairIndices):
         assert not x
         for p, row in rows:
             for q in row:
-                v = m.new_bool_var("")  # unnamed: 1.7 million names at 5,000 players cost memory and time
+                v = m.new_bool_var("")  # unnamed: nothing reads the names, and millions cost memory
                 x[p, q] = v
                 adj[p].append((q, v))
                 adj[q].append((p, v))
@@ -176,14 +176,14 @@ class BracketModel(PairIndices):
 
         Within a scoregroup of g players the pairings the rules prefer join places i and
         i + g/2 (S1 with S2) and, after exchanges and transpositions, places near those;
-        pairs farther than a window's places from both are rarely chosen (2,000 players:
-        the pairing of a 386-player bracket has 43 pairs farther than 8 places, none
-        farther than 13).  Pairs across scoregroups (MDPs, floaters) are always kept:
-        there are few of them."""
+        pairs farther than a window's places from both are rarely chosen, and a tier
+        that needs one finds it in the wider window or the full model.  Pairs across
+        scoregroups (MDPs, floaters) are always kept: there are few of them."""
         windows = self.settings.windows
         if len(self.x) < self.settings.sparse_from:
             return []
-        # Scoregroups as small integers (comparing Fractions was most of the time here).
+        # Scoregroups as small integers: the loop below compares two for every pair variable,
+        # and Fractions compare slowly.
         group_of: dict[Fraction, int] = {}
         group: dict[int, int] = {}
         place: dict[int, int] = {}
@@ -263,7 +263,7 @@ class BracketModel(PairIndices):
         A maximum matching over the exits and the lower players, started from the
         witness (`start_from`): most of its pairs still fit, so only a few players need
         an augmenting path, and only the players those searches reach have their
-        neighbours listed (2,000 players: 3.2 s -> well under a second per round)."""
+        neighbours listed."""
         exits = [p for p, v in self.exit.items() if self.solver.var_value(v)]
         unpaired_above = any(self.solver.var_value(v) for v in self.u.values())
         verts = exits + self.lower
@@ -409,8 +409,8 @@ class BracketModel(PairIndices):
         """Fix the model to a given complete round-pairing (to score it on every tier)."""
         pset = frozenset(self.players)
         partner: dict[int, int] = {}
-        for p, q in pairs:
-            partner[p], partner[q] = q, p
+        for a, b in pairs:
+            partner[a], partner[b] = b, a
         m = self.model
         for p in self.players:
             q = partner.get(p)

@@ -14,6 +14,8 @@ candidates we add a Boolean `s[p]` ("p is in S1") and minimise, in order:
 
 from __future__ import annotations
 
+from ortools.sat.python import cp_model
+
 from cpsat_pairing.dutch.model import PairModel
 from cpsat_pairing.solver.counts import add_class_counts
 from cpsat_pairing.solver.cpsat import InfeasibleError
@@ -40,15 +42,12 @@ def _fix_partners(
         add_class_counts(bm, s1, sorted((q for q in among if q not in s1set), key=bsn.__getitem__))
     # The tiers all at once: the candidates "S1[1] meets S2 player q", S1[1] first, q
     # by BSN, then S1[2]'s, ... tried true before false in that order; the first
-    # solution of that search is the one the tiers in sequence would find (one solve
-    # instead of one per few S1 players: 1,000 players, 85 solves -> 10).  (A check of
-    # the greedy candidate first -- each S1 player the lowest free BSN -- no longer
-    # pays: with the class counts the search finds it as fast, and it mostly failed,
-    # after up to three solves: 2,000 players, 3 s.)
+    # solution of that search is the one the tiers in sequence would find, in one solve
+    # instead of one per few S1 players.
     # A depth-first search can get lost in a big bracket, so it has a deterministic
     # work budget; past it, the tiers are solved one after another.  Either way the
     # answer is the same, on every machine.
-    decisions: list = []
+    decisions: list[cp_model.IntVar] = []
     for p in s1:
         decisions += [v for _, v in sorted((bsn[q], v) for q, v in bm.adj[p] if q in among and q not in s1set)]
     found = first_in_order(bm.solver, decisions, budget=bm.solver.settings.fixed_search_budget)
@@ -90,7 +89,7 @@ def _fix_slots(bm: PairModel, s1: list[int], s2: list[int], bsn: dict[int, int])
     too.  The first transposition is the lexicographic minimum of the counterparts."""
     model = bm.model
     inside = frozenset(s1) | frozenset(s2)
-    a: dict[tuple[int, int], object] = {}
+    a: dict[tuple[int, int], cp_model.IntVar] = {}
     for p in s1:
         row = []
         for q in s2:
@@ -117,11 +116,11 @@ def _fix_slots(bm: PairModel, s1: list[int], s2: list[int], bsn: dict[int, int])
     free2 = [q for q in s2 if q not in chosen]
     true = []
     for p in s1:
-        q = chosen.get(p)
-        if q is None and free2:
-            q = free2.pop(0)
-        if q is not None:
-            true.append(a[p, q])
+        slot = chosen.get(p)
+        if slot is None and free2:
+            slot = free2.pop(0)
+        if slot is not None:
+            true.append(a[p, slot])
     bm.solver.add_variables(a.values(), true)
     terms = [bm.term("transposition", f"S2 player against BSN {bsn[p]}", ((bsn[q], a[p, q]) for q in s2),
                      kind=ORDER, one_hot=True)

@@ -77,7 +77,7 @@ def tokens(line: str, start_col: int) -> list[tuple[int, str]]:
     return out
 
 
-T = TypeVar("_T")
+T = TypeVar("T")
 
 
 def fixed_or_tokens(fixed: Callable[[], T], tokens: Callable[[], T]) -> T:

@@ -1,4 +1,4 @@
-"""Read and write Tournament Report Files: FIDE TRF16 (C.04 Annex-2), the pairing-engine
+"""Read Tournament Report Files: FIDE TRF16 (C.04 Annex-2), the pairing-engine
 extensions (JaVaFo `XX*`, bbpPairings `BB*`) and TRF-2026 (C.02.03 Annexure A).
 
 Fixed-column parsing as the specification defines it (columns 1-based, inclusive), with

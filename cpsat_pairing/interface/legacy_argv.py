@@ -26,7 +26,7 @@ def bbp_argv(argv: list[str]) -> list[str] | None:
         return ["check", *files]
     if "-g" in rest:  # the random tournament generator: -g [CONFIG] -o OUT [-s SEED]
         args = ["generate"]
-        values = {"-g": None, "-o": None, "-s": None}
+        values: dict[str, str | None] = {"-g": None, "-o": None, "-s": None}
         i = 0
         while i < len(rest):
             flag = rest[i]
@@ -44,5 +44,5 @@ def bbp_argv(argv: list[str]) -> list[str] | None:
 
             values["-s"] = str(secrets.randbelow(2**32))
             print(f"{PROG}: seed {values['-s']}", file=sys.stderr)
-        return args + ["--seed", values["-s"]]
+        return args + ["--seed", str(values["-s"])]
     return None

@@ -11,7 +11,7 @@ keeps each player's "paired exactly once" summed over his class, the round-wide 
 and the tiers already fixed, and forgets who has met whom ([C1]) and the odd-set cuts.
 Every pairing of the bracket model maps onto a solution of it with the same tier
 values, so its optimum is a lower bound.  When a solution of the bracket model (found
-on its restriction, lex.py) reaches that bound, the tier is solved without proving it
+on its restriction, solver/lex.py) reaches that bound, the tier is solved without proving it
 on the full model -- the proof is most of a big bracket's time.
 
 The mapping is checked, not assumed: if any tier weighs two variables of the same
@@ -20,7 +20,7 @@ class (pair) differently, there is no bound and the full model decides.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ortools.sat.python import cp_model
 
@@ -28,6 +28,9 @@ from cpsat_pairing.solver.terms import Term
 
 if TYPE_CHECKING:
     from cpsat_pairing.solver.view import RoundView
+
+# A class of players, or a group of variables the count model counts together.
+Group = tuple[Any, ...]
 
 class CountBound:
     """The count model of one bracket model, re-solved for each chunk of tiers."""
@@ -37,7 +40,7 @@ class CountBound:
         st = bm.state
         next_set = frozenset(bm.next_group)
 
-        def key(p: int) -> tuple:
+        def key(p: int) -> Group:
             ps = st.players[p]
             role = "mdp" if p in bm.mdps else "bracket" if p in bm.in_bracket else "next" if p in next_set else "lower"
             return (
@@ -45,15 +48,15 @@ class CountBound:
                 ps.float_in(2), ps.unplayed, ps.topscorer, p in bm.pab_allowed,
             )
 
-        ids: dict[tuple, int] = {}
+        ids: dict[Group, int] = {}
         self.cls = {p: ids.setdefault(key(p), len(ids)) for p in bm.players}
         self.size = [0] * len(ids)
         for p in bm.players:
             self.size[self.cls[p]] += 1
         # group of each variable: ("x", a, b, inside) for the pairs joining classes
         # a <= b, (family, a) for a player's own variable, ("v", index) for the rest.
-        self.group: dict[int, tuple] = {}
-        self.members: dict[tuple, int] = {}
+        self.group: dict[int, Group] = {}
+        self.members: dict[Group, int] = {}
         for (p, q), v in bm.x.items():
             a, b = sorted((self.cls[p], self.cls[q]))
             self._add(v.index, ("x", a, b, bm.inside(p, q)))
@@ -67,7 +70,7 @@ class CountBound:
         self._add_structure()
         self.fixed = 0  # how many of the bracket model's fixed tiers the model holds
 
-    def _add(self, index: int, g: tuple) -> None:
+    def _add(self, index: int, g: Group) -> None:
         self.group[index] = g
         self.members[g] = self.members.get(g, 0) + 1
 
@@ -75,9 +78,9 @@ class CountBound:
         """Each player paired exactly once, and inside the bracket or a downfloater, both
         summed over his class; the round-wide limits on the PAB, exits and counts."""
         bm, m = self.bm, self.model
-        degree: list[list] = [[] for _ in self.size]
-        inside: list[list] = [[] for _ in self.size]
-        family: dict[str, list] = {}
+        degree: list[list[cp_model.IntVar]] = [[] for _ in self.size]
+        inside: list[list[cp_model.IntVar]] = [[] for _ in self.size]
+        family: dict[str, list[cp_model.IntVar]] = {}
         for g, v in self.var.items():
             if g[0] == "x":
                 _, a, b, ins = g
@@ -100,10 +103,10 @@ class CountBound:
         m.add(sum(family.get("dn", [])) == sum(family.get("up", [])))
         m.add(2 * sum(family.get("v", [])) == sum(family.get("w", [])))
 
-    def _aggregate(self, term: Term) -> dict[tuple, int] | None:
+    def _aggregate(self, term: Term) -> dict[Group, int] | None:
         """The term as (group -> coefficient), or None if it does not respect the groups."""
-        coef: dict[tuple, int] = {}
-        count: dict[tuple, int] = {}
+        coef: dict[Group, int] = {}
+        count: dict[Group, int] = {}
         for c, i in zip(term.coefs, term.indices):
             g = self.group.get(i)
             if g is None or coef.setdefault(g, c) != c:
@@ -133,9 +136,9 @@ class CountBound:
         p.num_workers = 1
         p.random_seed = 0
         p.max_deterministic_time = self.bm.solver.settings.bound_budget
-        # As the bracket models' solves (lex.py): with the LP's cuts and without
-        # symmetry detection and probing, the count model of a 180-player bracket's
-        # downfloater tiers is solved in 0.01 units instead of running out at 0.3.
+        # As the bracket models' solves (cpsat.configure): the LP's cuts on; symmetry
+        # detection, probing and inprocessing off.  Otherwise a big bracket's count
+        # model can use up its budget and give no bound.
         p.linearization_level = 2
         p.symmetry_level = 0
         p.cp_model_probing_level = 0

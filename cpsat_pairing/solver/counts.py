@@ -6,8 +6,8 @@ refuted by the LP -- a re-solve of an LP over every S1-S2 pair, for each candida
 a big bracket most such candidates fail on arithmetic.  Say [C12] was fixed at 5 unmet
 colour preferences, S1 holds 94 players preferring White and S2 only 89 preferring
 Black: five White-White pairs are forced, so no Black-Black pair may be made at all.
-The LP finds that out again for every Black-Black candidate it is offered (random 2,000
-players: 2,450 candidates in one 380-player bracket, 17 s).
+The LP finds that out again for every Black-Black candidate it is offered, one LP
+re-solve each.
 
 Counting needs the pairs grouped by class.  For each fixed tier that weighs S1-S2 pairs
 (the first of `KEYS` under which the weight of a pair depends only on the classes of
@@ -21,8 +21,8 @@ its two players) the model gets
 Each line follows from constraints the model already has -- the definitions of n, a
 bracket player's "paired inside the bracket or a downfloater" (`df`), the fixed tier --
 so no solution is lost or added, and the first solution in the search's order is the
-same.  But CP-SAT's bound propagation now does the arithmetic once, and fixes to 0
-every pair it excludes before the search tries it (that bracket: 0.7 s).
+same.  But CP-SAT's bound propagation then does the arithmetic once, and fixes to 0
+every pair it excludes before the search tries it.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def add_class_counts(bm: BracketView, s1: Sequence[int], s2: Sequence[int]) -> i
     `bm` may be any edition's bracket model: what is used is `adj`, `df` (with
     `inside`, its definition: a bracket player's pairs inside the bracket plus his df
     make 1) and the solver's `fixed` tiers.  The constraints are written straight into the proto,
-    by variable index: through the modelling layer they cost 1 s at 2,000 players."""
+    by variable index: the modelling layer would cross into C++ for every term."""
     s1set, s2set = frozenset(s1), frozenset(s2)
     # The S1-S2 pairs: variable index -> (S1 player, S2 player).
     cross: dict[int, tuple[int, int]] = {}

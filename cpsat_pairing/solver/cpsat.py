@@ -48,20 +48,22 @@ def configure(solver: cp_model.CpSolver, settings: SolverSettings, presolve: boo
     p.cp_model_presolve = presolve
 
 
-def timed_solve(solver: cp_model.CpSolver, model: cp_model.CpModel) -> int:
-    """The status as CP-SAT gives it (an int enum: `solver.status_name` reads its name)."""
+Status = cp_model.CpSolverStatus
+
+
+def timed_solve(solver: cp_model.CpSolver, model: cp_model.CpModel) -> Status:
     start = time.perf_counter()
     status = solver.solve(model)
     STATS["solve_seconds"] += time.perf_counter() - start
     STATS["solves"] += 1
-    return status  # type: ignore[return-value]
+    return status
 
 
-def has_solution(status: int) -> bool:
+def has_solution(status: Status) -> bool:
     return status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
 
 
-def found(solver: cp_model.CpSolver, status: int) -> bool:
+def found(solver: cp_model.CpSolver, status: Status) -> bool:
     """A feasibility question's answer: True (a solution), False (proven none); raises
     if CP-SAT stopped before deciding."""
     if status == cp_model.INFEASIBLE:

@@ -12,19 +12,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from ortools.sat.python import cp_model
 
 Saved = list[tuple[int, int | None]]  # (index, the value it was fixed to, or None: free)
 
 
-def _write(proto_variables, index: int, value: int | None, current: int | None) -> None:  # type: ignore[no-untyped-def]
+def _write(proto_variables: Any, index: int, value: int | None, current: int | None) -> None:
     """A Boolean's domain, now fixed to `current` (None: free, [0, 1]), set to `value`.
     Between free and fixed only one bound changes: one write, not two (each crosses
     into C++)."""
     domain = proto_variables[index].domain
     if current is None:
-        domain[1 - value] = value  # (value is not None: free to free is no write)
+        assert value is not None  # free to free is no write
+        domain[1 - value] = value
     elif value is None:
         domain[1 - current] = 1 - current
     else:
@@ -39,7 +41,7 @@ class Domains:
         self.fixed: dict[int, int] = {}  # index -> value, for every Boolean fixed by its domain
         self.restriction: set[int] = set()  # those the restriction fixed (to 0)
 
-    def set(self, values: Iterable[tuple[int, int]]) -> Saved:
+    def fix(self, values: Iterable[tuple[int, int]]) -> Saved:
         """Fix these Booleans (index, value); return what they were, for `restore`.
         A Boolean the restriction had fixed is now fixed by the caller instead."""
         proto = self.model.proto.variables
@@ -77,7 +79,7 @@ class Domains:
     def fixing(self, values: Iterable[tuple[int, int]]) -> Iterator[Saved]:
         """The model with these Booleans fixed; restored on exit unless the caller
         clears the list it is given (then they stay fixed)."""
-        saved = self.set(values)
+        saved = self.fix(values)
         try:
             yield saved
         finally:

@@ -29,7 +29,9 @@ from itertools import repeat
 from ortools.sat.python import cp_model
 
 from cpsat_pairing.errors import SolveLimitError
-from cpsat_pairing.solver.cpsat import STATS, InfeasibleError, configure, found, has_solution, solution, timed_solve
+from cpsat_pairing.solver.cpsat import (
+    STATS, InfeasibleError, Status, configure, found, has_solution, solution, timed_solve,
+)
 from cpsat_pairing.solver.domains import Domains
 from cpsat_pairing.solver.settings import DEFAULT_SETTINGS, SolverSettings
 from cpsat_pairing.solver.terms import Term, Tier, add_linear, fits, set_objective, weights
@@ -131,7 +133,7 @@ class LexSolver:
 
     def fix_domains(self, values: Iterable[tuple[int, int]]) -> None:
         """Fix these Booleans (index, value) for good, by their domains."""
-        self.domains.set(values)
+        self.domains.fix(values)
 
     # -- one CP-SAT call ----------------------------------------------------------------
 
@@ -157,7 +159,7 @@ class LexSolver:
 
     def call(
         self, hint_only: bool = False, budget: float | None = None, level: int | None = None
-    ) -> tuple[cp_model.CpSolver, int]:
+    ) -> tuple[cp_model.CpSolver, Status]:
         """One CP-SAT call on the full model (or on restriction `level`), hinted with the
         incumbent (with `hint_only`, just: is the hint itself a solution?), within
         `budget` if given (deterministic time)."""
@@ -176,11 +178,11 @@ class LexSolver:
             solver.parameters.max_deterministic_time = budget
         return solver, self.timed(solver)
 
-    def timed(self, solver: cp_model.CpSolver) -> int:
+    def timed(self, solver: cp_model.CpSolver) -> Status:
         self.solves += 1
         return timed_solve(solver, self.model)
 
-    def run(self, call: Callable[[], tuple[cp_model.CpSolver, int]] | None = None) -> tuple[cp_model.CpSolver, int]:
+    def run(self, call: Callable[[], tuple[cp_model.CpSolver, Status]] | None = None) -> tuple[cp_model.CpSolver, Status]:
         """CP-SAT calls (`call`, by default `call()`) until a solution passes `accept`
         (each rejection adds a cut) or none is left."""
         while True:
@@ -202,7 +204,7 @@ class LexSolver:
             {i for i in self.optional[level] if not values.get(i, 0) and (i in current or i not in mirror)}
         )
 
-    def _restricted_run(self, level: int = 0) -> tuple[cp_model.CpSolver, int] | None:
+    def _restricted_run(self, level: int = 0) -> tuple[cp_model.CpSolver, Status] | None:
         """`run` on a restricted model within its budget; None if there is no such
         restriction or it found nothing (a wider one or the full model decides)."""
         if level >= len(self.optional):
@@ -216,7 +218,7 @@ class LexSolver:
 
     # -- feasibility questions --------------------------------------------------------
 
-    def check(self, lits: Sequence[cp_model.IntVar], hint: dict[int, int] | None = None) -> dict[int, int] | None:
+    def check(self, lits: Sequence[cp_model.IntVar | cp_model.NotBooleanVariable], hint: dict[int, int] | None = None) -> dict[int, int] | None:
         """A solution of the fixed tiers with `lits` true, or None; nothing is fixed.
 
         `hint` (var index -> value) replaces the incumbent as the search's starting point.
@@ -240,7 +242,7 @@ class LexSolver:
             self._values = incumbent
         return solution(solver) if found(solver, status) else None
 
-    def _checked(self, proposal: dict[int, int]) -> tuple[cp_model.CpSolver, int]:
+    def _checked(self, proposal: dict[int, int]) -> tuple[cp_model.CpSolver, Status]:
         """One CP-SAT call on the full model with every variable fixed to `proposal`:
         is it a solution?"""
         incumbent, self._values = self._values, proposal
@@ -249,7 +251,7 @@ class LexSolver:
         finally:
             self._values = incumbent
 
-    def _feasible(self) -> tuple[cp_model.CpSolver, int]:
+    def _feasible(self) -> tuple[cp_model.CpSolver, Status]:
         """A feasibility question: the restrictions first, the narrowest first, then the
         full model.  A restriction's "no" is cheap; its "yes" is the answer."""
         for level in range(len(self.optional)):

@@ -2,7 +2,7 @@
 
 Used to check completion ([C4]) quickly: can these players all be paired, given who
 may meet whom?  CP-SAT answers the same question, but a dedicated augmenting-path
-search from a warm start answers it in milliseconds, which matters once per bracket.
+search from a warm start answers it far faster, which matters once per bracket.
 """
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ def is_perfect(adj: Sequence[Sequence[int]], mate: list[int] | None = None) -> t
 class LazyAdjacency(Sequence[list[int]]):
     """Adjacency lists computed on first use: an augmenting-path search from a good
     warm start reaches few vertices, and listing every vertex's neighbours up front
-    cost more than the search."""
+    costs more than the search."""
 
     def __init__(self, size: int, row: Callable[[int], list[int]]) -> None:
         self._rows: list[list[int] | None] = [None] * size

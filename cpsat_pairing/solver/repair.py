@@ -1,9 +1,9 @@
 """Re-pairing the residents: a cheap primal move for a big bracket's pair tiers.
 
 A tier over the bracket's own pairs ([C12] colour preferences, mostly) starts from the
-previous tier's solution, which was chosen for other reasons: on a 922-player bracket
-it had 218 unmet colour preferences where the count model's bound (bounds.py) says 0,
-and CP-SAT's restricted solves, within their budget, got it down to 216.  Re-pairing
+previous tier's solution, which was chosen for other reasons: it can be far from the
+count model's bound (bounds.py), farther than CP-SAT's restricted solves get within
+their budget.  Re-pairing
 the residents among themselves with a maximum matching on the pairs the tier does not
 weigh, then completing it with the others, usually reaches the bound at once; a
 solution that reaches the bound is optimal, and the tier costs no search.
@@ -12,8 +12,8 @@ What must not change is kept as it is: the downfloaters and everyone paired outs
 the bracket or with an MDP, and every pair that a fixed tier weighs (so every fixed
 tier keeps its value).  The same move answers the generation order's first question,
 "no exchange?" (Art. 4.3): re-pair the remainder across S1 and S2 (`split_witness`).
-Both only propose; lex.py has CP-SAT check a proposal against the whole model (one
-call with every variable fixed) before it is kept, and searches as before if it fails.
+Both only propose; the solver (solver/lex.py) has CP-SAT check a proposal against the whole model (one
+call with every variable fixed) before it is kept, and searches as without it if it fails.
 """
 
 from __future__ import annotations
@@ -79,8 +79,8 @@ def split_witness(bm: BracketView, s1: Sequence[int], s2: Sequence[int]) -> dict
     its remainder pairs across, or None.
 
     The restricted models cannot answer this question when the colour tiers need pairs
-    far from the natural partners, and the full model's search took 5-20 s on a
-    600-900-player bracket; a bipartite matching takes well under a second.  Pairs a
+    far from the natural partners, and the full model's search is slow on a big
+    bracket; a bipartite matching is quick.  Pairs a
     fixed tier weighs are used last (as few as the matching allows), and the proposal
     is dropped unless every fixed tier keeps its value."""
     solver = bm.solver

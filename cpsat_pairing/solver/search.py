@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from ortools.sat.python import cp_model
 
 from cpsat_pairing.errors import SolveLimitError
-from cpsat_pairing.solver.cpsat import has_solution, solution
+from cpsat_pairing.solver.cpsat import Status, has_solution, solution
 from cpsat_pairing.solver.lex import LexSolver
 
 
@@ -57,7 +57,7 @@ def first_in_order(lex: LexSolver, decisions: Sequence[cp_model.IntVar], budget:
     return True
 
 
-def _fixed_search(lex: LexSolver, budget: float | None, lp: bool) -> tuple[cp_model.CpSolver, int]:
+def _fixed_search(lex: LexSolver, budget: float | None, lp: bool) -> tuple[cp_model.CpSolver, Status]:
     """One run of the fixed search set up by `first_in_order`, within `budget`."""
     solver = lex.new_solver()
     solver.parameters.search_branching = cp_model.FIXED_SEARCH

@@ -39,7 +39,10 @@ def swap_opponents(t: Tournament, rnd: int, i: int, j: int) -> Tournament:
     (a, b), (c, d) = pairs[i], pairs[j]
     ea, ec = t.player(a).entry(rnd), t.player(c).entry(rnd)
     assert ea is not None and ec is not None
-    opp = lambda col: None if col is None else col.opposite  # noqa: E731
+
+    def opp(col: Colour | None) -> Colour | None:
+        return None if col is None else col.opposite
+
     return _set(t, rnd, {
         a: _vs(ea, d, ea.colour, ea.result), d: _vs(ea, a, opp(ea.colour), _COMPLEMENT[ea.result]),
         c: _vs(ec, b, ec.colour, ec.result), b: _vs(ec, c, opp(ec.colour), _COMPLEMENT[ec.result]),

@@ -31,6 +31,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ortools.sat.python import cp_model
+
 from cpsat_pairing.dutch.bracket import BracketModel
 from cpsat_pairing.dutch.registry import criterion
 from cpsat_pairing.solver.terms import Term
@@ -79,7 +81,7 @@ def pair_score_differences(bm: BracketModel) -> list[Term]:
     """B.3: the score difference of two paired players as small as possible: the pairs
     with the largest difference first (matters in a bracket joined by C.13, where the
     residents have different scores, and for MDPs of different scores)."""
-    by_sd: dict[Fraction, list] = {}
+    by_sd: dict[Fraction, list[cp_model.IntVar]] = {}
     for (p, q), v in bm.bracket_pairs():
         sd = abs(bm.score[p] - bm.score[q])
         if sd:
@@ -124,7 +126,7 @@ def backtracking(bm: BracketModel) -> list[Term]:
     """
     if not bm.next_group:
         return []
-    options: dict[int, list] = {p: [q for q in bm.next_group if bm.compatible(p, q)] for p in bm.bracket}
+    options: dict[int, list[int | str]] = {p: [q for q in bm.next_group if bm.compatible(p, q)] for p in bm.bracket}
     # In an odd round where nobody below the next scoregroup may have the bye, one
     # floater who may have it needs no opponent (C.1: he is not incompatible).
     upper = bm.in_bracket | frozenset(bm.next_group)
@@ -135,8 +137,8 @@ def backtracking(bm: BracketModel) -> list[Term]:
     if all(len(qs) >= len(bm.bracket) for qs in options.values()):
         return []
     m = bm.model
-    y: list = []
-    per_resident: dict[int, list] = {}
+    y: list[cp_model.IntVar] = []
+    per_resident: dict[int | str, list[cp_model.IntVar]] = {}  # the "bye" too
     for p, qs in options.items():
         mine = []
         for q in qs:
@@ -235,8 +237,8 @@ def _downfloaters(bm: BracketModel, ago: int, criterion: str, detail: str) -> li
     A player moved down from a higher bracket already floats this round; his float was
     weighed there, where he was chosen to move.  Leaving him unpaired again (even in a
     bracket treated as homogeneous by A.3, or as the bye) adds no second downfloat, so
-    only players of the bracket's own score count (as JaVaFo 1.4: 3 rounds of
-    dutch-2013/dev turn on it -- j000024 r6, j000044 r9, j000047 r7 -- none is lost)."""
+    only players of the bracket's own score count (as JaVaFo 1.4 reads it;
+    docs/edition-2013.md names the replayed rounds that decided it)."""
     level = min(bm.score[p] for p in bm.bracket)
     weighted = [(1, bm.df[p]) for p in bm.bracket if bm.score[p] == level and bm.state.players[p].float_in(ago) is Float.DOWN]
     return [bm.term(criterion, detail, weighted)]

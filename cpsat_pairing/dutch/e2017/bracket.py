@@ -141,8 +141,8 @@ class BracketModel2017(PairIndices):
     def force(self, pairs: Iterable[Pair]) -> None:
         """Fix the bracket players to a given round-pairing (to score it on every tier)."""
         partner: dict[int, int] = {}
-        for p, q in pairs:
-            partner[p], partner[q] = q, p
+        for a, b in pairs:
+            partner[a], partner[b] = b, a
         m = self.model
         for p in self.bracket:
             q = partner.get(p)

@@ -207,7 +207,7 @@ def repeated_upfloat_2(bm: BracketModel) -> list[Term]:
 def _repeated_floaters_by_level(bm: BracketModel, ago: int, criterion: str, detail: str) -> list[Term]:
     """Per score level, highest first: bracket players with a downfloat `ago` rounds
     back who float again (an MDP's repeated float weighs more than any resident's)."""
-    by_level: dict[Fraction, list] = {}
+    by_level: dict[Fraction, list[cp_model.IntVar]] = {}
     for p in bm.bracket:
         if bm.state.players[p].float_in(ago) is Float.DOWN:
             by_level.setdefault(bm.score[p], []).append(bm.df[p])
@@ -217,7 +217,7 @@ def _repeated_floaters_by_level(bm: BracketModel, ago: int, criterion: str, deta
 def _upfloat_pairs_by_level(bm: BracketModel, ago: int, criterion: str, detail: str) -> list[Term]:
     """Per MDP score level, highest first (the larger score difference first): pairs
     whose resident upfloated `ago` rounds back."""
-    by_level: dict[Fraction, list] = {}
+    by_level: dict[Fraction, list[cp_model.IntVar]] = {}
     for (p, q), v in bm.mdp_pairs():
         if bm.score[p] == bm.score[q]:
             continue

@@ -75,8 +75,8 @@ def solve_locally(ed: Edition, bm: BracketModel) -> bool:
         nonlocal cuts
         floaters = frozenset(p for p in bm.bracket if values.get(inner.df[p].index))
         if floaters not in checked:
-            lits = [outer_df[p] if p in floaters else outer_df[p].Not() for p in bm.bracket]
-            checked[floaters] = bm.solver.check(lits, _swap_floaters(last[0], floaters, values))
+            wanted = [(outer_df[p].index, int(p in floaters)) for p in bm.bracket]
+            checked[floaters] = bm.solver.check_values(wanted, _swap_floaters(last[0], floaters, values))
         if checked[floaters] is not None:
             last[0] = floaters
             return True
@@ -115,9 +115,10 @@ def solve_locally(ed: Edition, bm: BracketModel) -> bool:
         for key, v in inner.x.items():
             vals[bm.x[key].index] = inside.get(v.index, 0)
         for p in new:
-            q = next((q for q in gone if score[q] == score[p]), None)
-            if q is None:
+            old = next((g for g in gone if score[g] == score[p]), None)
+            if old is None:
                 continue
+            q = old
             gone.remove(q)
             for d in (bm.df, bm.exit):
                 if q in d and p in d:
