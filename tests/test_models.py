@@ -74,3 +74,56 @@ def test_progress_names_each_bracket() -> None:
     pair(t, rounds[-1], progress=seen.append)
     assert any(s.startswith("bracket 1/") for s in seen)
     assert len({s.split(" ▸ ")[0] for s in seen}) >= 2
+
+
+# --- editions as data, validated when loaded ----------------------------------------------
+
+
+def _edition_file(tmp_path: Path, text: str) -> Path:
+    src = (Path(__file__).resolve().parents[1] / "models" / "dutch-2026.toml").read_text()
+    path = tmp_path / "edition.toml"
+    path.write_text(src + text if text.startswith("\n") else text)
+    return path
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("\nspeed = 3\n", "speed: unknown key"),
+    ('\n[order]\ns1_size = "all"\n', "order.s1_size: expected one of 'pairs', 'p0', got 'all'"),
+    ('name = "x"\nprocedure = "e2026"\nquality = ["C6", "C99"]\n', "quality[1]: unknown criterion 'C99'"),
+    ('name = "x"\nprocedure = "e1999"\nquality = []\n', "procedure: no such procedure 'e1999'"),
+    ('name = "x"\nquality = ["C6"]\n', "procedure: missing"),
+    ('name = 5\nprocedure = "e2026"\nquality = []\n', "name: expected a str, got int"),
+    ("name = [\n", "not valid TOML"),
+])
+def test_a_malformed_edition_is_an_error_naming_the_file_and_the_key(tmp_path: Path, text: str, message: str) -> None:
+    from cpsat_pairing import EditionError
+    from cpsat_pairing.dutch.edition import read_edition
+
+    path = _edition_file(tmp_path, text)
+    with pytest.raises(EditionError) as info:
+        read_edition(path)
+    assert str(info.value).startswith(f"{path}: ") and message in str(info.value)
+
+
+def test_a_malformed_edition_exits_3_from_the_command_line(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from cpsat_pairing.interface.cli import app
+
+    path = _edition_file(tmp_path, 'name = "x"\nprocedure = "e2026"\nquality = ["C6", "C99"]\n')
+    result = CliRunner().invoke(app, ["pair", "example", "--edition", str(path)])
+    assert result.exit_code == 3 and "quality[1]: unknown criterion 'C99'" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_every_key_of_the_shipped_editions_is_read() -> None:
+    """The shipped files load, name their procedure and use every criterion it registers."""
+    from cpsat_pairing.dutch.edition import available
+    from cpsat_pairing.dutch.registry import CRITERIA
+
+    for name in available():
+        ed = load_edition(name)
+        assert ed.name == name and ed.procedure in ("e2026", "e2017", "e2013")
+        assert all(c in CRITERIA for c in ed.quality)
+    assert load_edition("dutch-2017").article("exchange") == "D.2"
+    assert load_edition("dutch-2026").article("5.2.4") == "5.2.4"
