@@ -2,12 +2,17 @@
 """Replay reference-paired tournaments: pair every round from its history and compare.
 
     scripts/replay.py CORPUS_DIR_OR_FILES... [--edition E] [--limit N] [--jobs J]
-                      [--min-pct P] [--rounds-from R]
+                      [--min-pct P] [--rounds-from R] [--prepared letters|symbols]
 
 For every file and every round R that the file holds, round R is paired from rounds
 1..R-1 (absences entered for R are kept) and compared with the file: the same pairs,
 the same colours, the same pairing-allocated bye.  Prints one line per miss and a last
 line `E: X/Y rounds exact (P%), ...`; exits 1 when the percentage is below --min-pct.
+
+With --prepared, only the rounds in which someone was left out are replayed, each from
+the text a client program writes before the round: rounds 1..R-1 and a block in round
+R for each player left out (`0000 - Z/H/F`, or the older `0000 - -/=/+`), read back as
+a file and paired as the next round.
 """
 
 from __future__ import annotations
@@ -21,11 +26,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cpsat_pairing.testing.corpus import Replayed, replay_file  # noqa: E402
+from cpsat_pairing.formats import read_trf  # noqa: E402
+from cpsat_pairing.testing.corpus import (  # noqa: E402
+    NOTATIONS,
+    Replayed,
+    replay_file,
+    replay_prepared,
+)
 
 
-def _replay_task(task: tuple[str, str, int]) -> list[Replayed]:
-    return replay_file(*task)
+def _replay_task(task: tuple[str, str, int, str | None]) -> list[Replayed]:
+    path, edition, first, prepared = task
+    if prepared is None:
+        return replay_file(path, edition, first)
+    return replay_prepared(read_trf(path), edition, prepared, Path(path).name)
 
 
 def main() -> int:
@@ -36,6 +50,7 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--min-pct", type=float, default=0.0)
     ap.add_argument("--rounds-from", type=int, default=1)
+    ap.add_argument("--prepared", choices=sorted(NOTATIONS), help="replay from a client's prepared file")
     a = ap.parse_args()
     files: list[str] = []
     for p in a.paths:
@@ -43,7 +58,7 @@ def main() -> int:
         files += sorted(str(f) for f in path.glob("*.trf")) if path.is_dir() else [str(path)]
     if a.limit:
         files = files[: a.limit]
-    tasks = [(f, a.edition, a.rounds_from) for f in files]
+    tasks = [(f, a.edition, a.rounds_from, a.prepared) for f in files]
     t0 = time.perf_counter()
     results: list[Replayed] = []
     if a.jobs > 1:

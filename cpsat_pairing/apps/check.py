@@ -26,7 +26,8 @@ from cpsat_pairing.domain.state import RoundState, build_state, round_exists
 from cpsat_pairing.domain.tournament import Colour, Tournament
 from cpsat_pairing.apps.compare import Difference, DifferenceKind, bracket_of, first_difference, relevant_tiers
 from cpsat_pairing.dutch.boards import board_key
-from cpsat_pairing.dutch.edition import Edition, as_edition, resolve_edition
+from cpsat_pairing.dutch.boards import infer_initial_colour, initial_colour_note
+from cpsat_pairing.dutch.edition import Edition, as_edition, edition_for
 from cpsat_pairing.dutch.result import Pair, Pairing
 from cpsat_pairing.dutch.rounds import evaluate, illegalities, pair
 from cpsat_pairing.errors import ExitCode, NoValidPairing, PairingError
@@ -265,6 +266,7 @@ class FileCheck:
     file: str
     edition: str | None
     rounds: list[RoundCheck] = field(default_factory=list)
+    edition_reason: str = ""
     error: str | None = None
     exit_code: int = 0
     notes: list[str] = field(default_factory=list)
@@ -287,11 +289,21 @@ def check(
         return check_file(str(source), edition, rounds)
     out = FileCheck(source.source or "<tournament>", edition, name=source.name, players=len(source.players),
                     warnings=list(source.warnings))
-    chosen, notes = resolve_edition(edition, source.edition_hint, source.name)
-    out.edition, out.notes = chosen, notes
-    out.rounds = check_tournament(source, chosen, rounds)
+    choice = edition_for(source, edition)
+    out.edition, out.edition_reason, out.notes = choice.name, choice.reason, list(choice.notes)
+    out.rounds = _check_rounds(source, choice.name, rounds, out)
     out.exit_code = exit_code([out])
     return out
+
+
+def _check_rounds(t: Tournament, edition: str, rounds: str | None, out: FileCheck) -> list[RoundCheck]:
+    """`check_tournament`, with the initial colour read off the file's rounds when it
+    states none (as both reference engines read it), and a note saying so."""
+    note = initial_colour_note(t)
+    if note is not None and t.rounds_played:
+        out.notes.append(f"{out.file}: {note}")
+        t = dataclasses.replace(t, initial_colour=infer_initial_colour(t))
+    return check_tournament(t, edition, rounds)
 
 
 def check_file(path: str, edition: str | None = "dutch-2026", rounds: str | None = None) -> FileCheck:
@@ -315,10 +327,11 @@ def check_data(
     except OSError as exc:
         out.error, out.exit_code = f"{path}: {exc.strerror or exc}", int(ExitCode.FILE_ACCESS)
         return out
-    chosen, notes = resolve_edition(edition, t.edition_hint, t.name)
-    out.edition, out.notes = chosen, [f"{path}: {n}" for n in notes]
+    choice = edition_for(t, edition)
+    out.edition, out.edition_reason = choice.name, choice.reason
+    out.notes = [f"{path}: {n}" for n in choice.notes]
     out.name, out.players, out.warnings = t.name, len(t.players), list(t.warnings)
-    out.rounds = check_tournament(t, chosen, rounds)
+    out.rounds = _check_rounds(t, choice.name, rounds, out)
     out.exit_code = exit_code([out])
     return out
 

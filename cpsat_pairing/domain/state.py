@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from fractions import Fraction
 
-from cpsat_pairing.domain.tournament import Colour, Outcome, Tournament
+from cpsat_pairing.domain.tournament import ABSENCE_RESULTS, Colour, Outcome, Tournament
 
 
 class PrefKind(IntEnum):
@@ -143,8 +143,8 @@ def absent_players(t: Tournament, rnd: int) -> frozenset[int]:
     """Players not to be paired in round `rnd`.
 
     When the file already has round `rnd` (re-pairing it), everyone without a pairing
-    there was absent; otherwise only pre-entered byes (`0000 - H/F/Z`, TRF-2026 `240`,
-    JaVaFo `XXZ`) mark absence.
+    there was absent; otherwise only pre-entered absences mark it: `0000 - H/F/Z`, the
+    `0000 - -` / `0000 - =` / `0000 - +` some programs write, TRF-2026 `240`, JaVaFo `XXZ`.
     """
     out: set[int] = set()
     existing = round_exists(t, rnd)
@@ -153,7 +153,7 @@ def absent_players(t: Tournament, rnd: int) -> frozenset[int]:
         if existing:
             if e is None or (e.opponent is None and e.result != "U"):
                 out.add(p.id)
-        elif e is not None and e.opponent is None and e.result in "HFZ":
+        elif e is not None and e.opponent is None and e.result in ABSENCE_RESULTS:
             out.add(p.id)
     out.update(t.byes.get(rnd, {}).keys())
     if not existing:

@@ -8,7 +8,7 @@ so that one tournament can be looked at "as of round R" for any R.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from fractions import Fraction
 from functools import cached_property
@@ -27,6 +27,9 @@ class Colour(str, Enum):
 PLAYED_RESULTS = frozenset("10=WDL")  # a game was played (W/D/L: played, < 1 move)
 FORFEIT_RESULTS = frozenset("+-")  # scheduled game not played
 BYE_RESULTS = frozenset("HFUZ")  # no opponent: half/full/pairing-allocated/zero-point bye
+# A block without an opponent that marks a player left out of a round: a requested bye
+# (H, F, Z) or, as some programs write it, `0000 - -` (zero) and `0000 - +` (a full point).
+ABSENCE_RESULTS = frozenset("HFZ+-")
 # Not a TRF code: a pairing whose result is not known yet (written as a blank result
 # column after an opponent, as engines do when they output the next round's pairing).
 PENDING_RESULT = "*"
@@ -204,13 +207,39 @@ class Tournament:
 
     @property
     def rounds_played(self) -> int:
-        """Number of rounds with at least one recorded pairing or result block."""
+        """The last round that was paired: someone had an opponent or the PAB in it.
+
+        A later round whose blocks are all unplayed (`0000 - Z`, `-`, `=`, `+`, `H`, `F`)
+        is not played: it holds the absences entered for the round to pair (JaVaFo's
+        manual, and the clients that write `0000 - -` for players left out)."""
         last = 0
         for p in self.players:
-            for i, e in enumerate(p.rounds, start=1):
-                if e is not None and (e.opponent is not None or e.result in "U+-10=WDL"):
-                    last = max(last, i)
+            for i in range(len(p.rounds), last, -1):
+                e = p.rounds[i - 1]
+                if e is not None and (e.opponent is not None or e.result == "U"):
+                    last = i
+                    break
         return last
+
+    @property
+    def start_date(self) -> str | None:
+        """The `042` start date as written (formats vary: see dutch.edition.parse_date)."""
+        return self._record("042")
+
+    @property
+    def round_dates(self) -> tuple[str, ...]:
+        """The `132` round dates as written, round 1 first (blank where none)."""
+        text = self._record("132", strip=False)
+        if text is None:
+            return ()
+        return tuple(text[i : i + 8].strip() for i in range(91, len(text), 10))
+
+    def _record(self, code: str, strip: bool = True) -> str | None:
+        for line in self.header_lines:
+            if line[:3] == code and line[3:4] in ("", " "):
+                value = line[4:].strip() if strip else line
+                return value or None
+        return None
 
 
 def player_points(player: Player, scoring: Scoring, upto: int | None = None) -> Fraction:
@@ -225,13 +254,36 @@ def history(t: Tournament, rnd: int) -> Tournament:
     Rounds after `rnd` are dropped; round `rnd` keeps only entries that are not
     pairings (pre-entered absences and requested byes), as an arbiter's file would.
     """
-    from dataclasses import replace
-
     players = []
     for p in t.players:
         kept = list(p.rounds[: rnd - 1])
         e = p.entry(rnd)
-        if e is not None and e.opponent is None and e.result in "HFZ":
+        if e is not None and e.opponent is None and e.result in ABSENCE_RESULTS:
             kept += [None] * (rnd - 1 - len(kept)) + [e]
         players.append(replace(p, rounds=tuple(kept)))
     return replace(t, players=tuple(players))
+
+
+def by_position(t: Tournament) -> tuple[Tournament, dict[int, int]]:
+    """`XXC rank`: the tournament with each player numbered by his line's position in
+    the file (JaVaFo's positional id, which then serves as TPN), every reference to a
+    player renumbered alike; and the map back from position to the file's id."""
+    position = {p.id: i for i, p in enumerate(t.players, start=1)}
+
+    def entry(e: RoundEntry | None) -> RoundEntry | None:
+        if e is None or e.opponent is None or e.opponent not in position:
+            return e
+        return replace(e, opponent=position[e.opponent])
+
+    players = tuple(replace(p, id=position[p.id], rounds=tuple(entry(e) for e in p.rounds)) for p in t.players)
+    renumbered = replace(
+        t,
+        players=players,
+        forbidden=tuple(replace(f, ids=tuple(position[i] for i in f.ids if i in position)) for f in t.forbidden),
+        acceleration=tuple(replace(a, player_id=position[a.player_id]) for a in t.acceleration
+                           if a.player_id in position),
+        byes={r: {position[i]: code for i, code in m.items() if i in position} for r, m in t.byes.items()},
+        absent_next=tuple(position[i] for i in t.absent_next if i in position),
+        rank_mode=False,
+    )
+    return renumbered, {i: pid for pid, i in position.items()}

@@ -15,17 +15,13 @@ def _participated(e: RoundEntry | None) -> bool:
     return e is not None and (e.opponent is not None or e.result in "U+")
 
 
-def infer_initial_colour(t: Tournament, upto: int | None = None) -> Colour:
-    """The initial colour (Art. 5.1): `XXC`/`152`, else read off the first coloured round.
-
-    In the earliest round where anybody has a colour, walk the players in TPN order
-    counting those who had taken part by then; the first with a colour decides: his
-    colour if an even number of such players precede him, else the other one (the
-    convention of the reference engines).
-    """
-    if t.initial_colour is not None:
-        return t.initial_colour
-    last = upto if upto is not None else max((len(p.rounds) for p in t.players), default=0)
+def read_initial_colour(t: Tournament) -> tuple[Colour, int] | None:
+    """The initial colour (Art. 5.1) as the file's rounds show it, and the round it was
+    read off: in the earliest round where anybody has a colour, walk the players in TPN
+    order counting those who had taken part by then; the first with a colour decides:
+    his colour if an even number of such players precede him, else the other one (the
+    convention of both reference engines).  None when no round shows a colour."""
+    last = max((len(p.rounds) for p in t.players), default=0)
     for r in range(1, last + 1):
         if not any((e := p.entry(r)) is not None and e.colour is not None for p in t.players):
             continue
@@ -35,9 +31,29 @@ def infer_initial_colour(t: Tournament, upto: int | None = None) -> Colour:
                 continue
             e = p.entry(r)
             if e is not None and e.colour is not None:
-                return e.colour if count % 2 == 0 else e.colour.opposite
+                return (e.colour if count % 2 == 0 else e.colour.opposite), r
             count += 1
-    return Colour.WHITE
+    return None
+
+
+def infer_initial_colour(t: Tournament) -> Colour:
+    """The initial colour: `XXC`/`152`, else read off the file's rounds, else White."""
+    if t.initial_colour is not None:
+        return t.initial_colour
+    found = read_initial_colour(t)
+    return Colour.WHITE if found is None else found[0]
+
+
+def initial_colour_note(t: Tournament) -> str | None:
+    """What a user should be told about the initial colour when the file states none."""
+    if t.initial_colour is not None:
+        return None
+    found = read_initial_colour(t)
+    if found is None:
+        return "note: the file states no initial colour and no round shows one: White assumed (XXC white1)"
+    colour, rnd = found
+    return (f"note: the file states no initial colour; round {rnd} shows it: "
+            f"{colour.name.lower()} (XXC {colour.name.lower()}1)")
 
 
 def pairing_numbers(st: RoundState) -> dict[int, int]:
@@ -57,7 +73,7 @@ def make_boards(t: Tournament, st: RoundState, pairs: list[Pair], ed: Edition | 
     """Colours by Art. 5.2 and board order by C.04.2 Art. 3.6 (the same in every edition,
     except for the edition's `[colours]` data: which TPN parity takes the initial colour
     in a pair without preferences after round 1)."""
-    initial = infer_initial_colour(t, st.round - 1)
+    initial = infer_initial_colour(t)
     tpn = pairing_numbers(st)
     parity = 1
     if ed is not None and st.round > 1 and ed.no_preference_after_round_1 == "even-tpn-initial":

@@ -14,6 +14,7 @@ type or outside its choices, or a criterion the procedure does not define is an
 
 from __future__ import annotations
 
+import datetime
 import importlib
 import re
 import tomllib
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from cpsat_pairing.domain.state import StateRules
+from cpsat_pairing.domain.tournament import Tournament
 from cpsat_pairing.dutch.registry import CRITERIA, PROCEDURES
 from cpsat_pairing.errors import EditionError
 
@@ -203,6 +205,100 @@ def edition_named(*texts: str | None) -> str | None:
             if pattern.search(text):
                 return name
     return None
+
+
+# When each edition came into force (C.04.3: the 2017 text from 1 July 2017, the 2026
+# text from 1 February 2026); before the first, the 2013 (Istanbul 2012) text.
+IN_FORCE = ((datetime.date(2026, 2, 1), "dutch-2026"), (datetime.date(2017, 7, 1), "dutch-2017"))
+_MONTHS = {m: i for i, m in enumerate(
+    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), start=1)}
+
+
+def in_force(day: datetime.date) -> str:
+    """The edition of the Dutch rules in force on `day`."""
+    for since, name in IN_FORCE:
+        if day >= since:
+            return name
+    return "dutch-2013"
+
+
+def parse_date(text: str, year_first: bool = False) -> set[datetime.date]:
+    """Every date `text` can be read as, in the forms TRF files use: 2018/05/12,
+    2018-05-12, 12/05/2018, 12.05.18, 18/05/12 (132's YY/MM/DD), May 12, 2018 ...
+    Two-digit years are 20YY.  Several readings when the order is ambiguous, unless
+    `year_first` (the `132` record's YY/MM/DD) gives a valid one."""
+    words = re.findall(r"[A-Za-z]+|\d+", text)
+    month_word = next((_MONTHS[w[:3].lower()] for w in words if w.isalpha() and w[:3].lower() in _MONTHS), None)
+    numbers = [int(w) for w in words if w.isdigit()]
+    orders: list[tuple[int, int, int]] = []  # (year, month, day)
+    if month_word is not None and len(numbers) == 2:
+        a, b = numbers
+        orders = [(b, month_word, a), (a, month_word, b)]
+    elif len(numbers) == 3:
+        a, b, c = numbers
+        orders = [(a, b, c), (c, b, a), (c, a, b)]  # Y M D, D M Y, M D Y
+        if len(words[0]) == 4 or (year_first and 1 <= b <= 12 and _valid(a, b, c)):
+            orders = [(a, b, c)]
+        elif len(words[2]) == 4:
+            orders = [(c, b, a), (c, a, b)]
+    out = set()
+    for y, m, d in orders:
+        y = 2000 + y if y < 100 else y
+        try:
+            out.add(datetime.date(y, m, d))
+        except ValueError:
+            continue
+    return out
+
+
+def _valid(y: int, m: int, d: int) -> bool:
+    try:
+        datetime.date(2000 + y if y < 100 else y, m, d)
+    except ValueError:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class EditionChoice:
+    """The edition a file is paired by, and why (for the notes and the JSON)."""
+
+    name: str
+    reason: str
+    notes: tuple[str, ...] = ()
+
+
+def edition_for(t: Tournament, requested: str | None = None) -> EditionChoice:
+    """`choose_edition` for a tournament."""
+    return choose_edition(requested, t.edition_hint, t.name, t.start_date, t.round_dates)
+
+
+def choose_edition(
+    requested: str | None, hint: str | None = None, name: str | None = None, start_date: str | None = None,
+    round_dates: tuple[str, ...] = (),
+) -> EditionChoice:
+    """--edition; else the edition the file names (`192`, `092`, `012`); else the one in
+    force when the tournament started (`042`, else the first round's date in `132`);
+    else the default."""
+    edition, notes = resolve_edition(requested, hint, name)
+    if requested is not None:
+        return EditionChoice(edition, "given (--edition)", tuple(notes))
+    named = edition_named(hint, name)
+    if named is not None:
+        return EditionChoice(edition, f"named by the file ({hint or name})", tuple(notes))
+    first_round = next((d for d in round_dates if d), None)
+    for record, text in (("042", start_date), ("132", first_round)):
+        if not text:
+            continue
+        editions = {in_force(day) for day in parse_date(text, year_first=record == "132")}
+        if len(editions) == 1:
+            (dated,) = editions
+            what = "start date" if record == "042" else "first round's date"
+            reason = f"in force on the tournament's {what} {text} ({record})"
+            chosen = dated if dated in available() else DEFAULT_EDITION
+            notes.append(f"note: the file names no rules; pairing by {chosen}, {reason} (--edition to override)")
+            return EditionChoice(chosen, reason, tuple(notes))
+    return EditionChoice(edition, "the default: the file names no rules and no dates", tuple(notes))
 
 
 def resolve_edition(requested: str | None, *texts: str | None) -> tuple[str, list[str]]:

@@ -391,7 +391,8 @@ def _legacy_pab(t: Tournament) -> Tournament:
     Before TRF16 there were no bye codes: JaVaFo 1.x wrote the bye it allocated as a
     point without opponent, `0000 - +`.  In a file that uses none of the bye codes
     (U, F, H), a round where exactly one player has `0000 - +` gave that player the
-    pairing-allocated bye.
+    pairing-allocated bye.  Only in a round that was paired (someone has an opponent):
+    in the round to pair, `0000 - +` is a full-point bye the arbiter entered.
     """
     if t.dialect == "trf26" or any(
         e is not None and e.opponent is None and e.result in "UFH" for p in t.players for e in p.rounds
@@ -400,6 +401,8 @@ def _legacy_pab(t: Tournament) -> Tournament:
     last = max((len(p.rounds) for p in t.players), default=0)
     pab: dict[int, int] = {}  # round -> player
     for rnd in range(1, last + 1):
+        if not any((e := p.entry(rnd)) is not None and e.opponent is not None for p in t.players):
+            continue
         who = [p.id for p in t.players if (e := p.entry(rnd)) is not None and e.opponent is None and e.result == "+"]
         if len(who) == 1:
             pab[rnd] = who[0]

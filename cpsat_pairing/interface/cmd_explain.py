@@ -61,7 +61,7 @@ def explain_command(
     from cpsat_pairing.interface.explain_view import why_not_json, why_not_renderable
 
     t = load_tournament(file)
-    edition = file_edition(t, edition)
+    edition = file_edition(t, edition).name
     check_edition(edition)
     if rnd is not None and rnd < 1:
         fail(f"{file}: --round must be at least 1", ExitCode.INVALID_INPUT)

@@ -11,7 +11,14 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from cpsat_pairing.domain.tournament import Scoring, Tournament, player_points
+from cpsat_pairing.domain.tournament import (
+    ABSENCE_RESULTS,
+    Scoring,
+    Tournament,
+    player_points,
+)
+from cpsat_pairing.dutch.boards import read_initial_colour
+from cpsat_pairing.dutch.edition import edition_for
 from cpsat_pairing.formats import format_points, tournament_to_dict, write_trf
 from cpsat_pairing.interface.console import (
     EPILOG,
@@ -37,11 +44,27 @@ def _scoring_text(s: Scoring) -> str:
     return ", ".join(f"{name} {_points(v)}" for name, v in parts)
 
 
+def pre_entered(t: Tournament, rnd: int) -> dict[int, str]:
+    """The players left out of round `rnd` before it is paired, with their code: the
+    blocks entered in that round (`0000 - Z`, `-`, `=`, `+`, `H`, `F`), TRF-2026 `240`
+    byes, JaVaFo's `XXZ` ("Z")."""
+    out: dict[int, str] = {}
+    for p in t.players:
+        e = p.entry(rnd)
+        if e is not None and e.opponent is None and e.result in ABSENCE_RESULTS:
+            out[p.id] = e.result
+    out.update(t.byes.get(rnd, {}))
+    out.update({pid: "Z" for pid in t.absent_next if rnd == t.rounds_played + 1})
+    return dict(sorted(out.items()))
+
+
 def info_summary(t: Tournament) -> dict[str, Any]:
     """What `info` reports, as plain data (also its --json output)."""
     played = t.rounds_played
     next_round = played + 1 if t.total_rounds is None or played < t.total_rounds else None
     full = tournament_to_dict(t)
+    choice = edition_for(t)
+    colour = read_initial_colour(t)
     return {
         "schema": full["schema"],
         "file": t.source,
@@ -52,13 +75,17 @@ def info_summary(t: Tournament) -> dict[str, Any]:
         "rounds_played": played,
         "total_rounds": t.total_rounds,
         "next_round": next_round,
+        "edition": choice.name,
+        "edition_reason": choice.reason,
         "initial_colour": full["initial_colour"],
+        "initial_colour_read_off": None if colour is None else {"colour": colour[0].name.lower(), "round": colour[1]},
         "rank_mode": t.rank_mode,
         "scoring": full["scoring"],
         "forbidden_pairs": len(t.forbidden),
         "accelerated_players": len(t.acceleration),
         "requested_byes": sum(len(m) for m in t.byes.values()),
         "absent_next": list(t.absent_next),
+        "pre_entered_next": {str(k): v for k, v in pre_entered(t, next_round).items()} if next_round else {},
         "warnings": list(t.warnings),
     }
 
@@ -74,7 +101,8 @@ def _info_table(t: Tournament, summary: dict[str, Any]) -> Table:
         ("rounds played", str(summary["rounds_played"])),
         ("total rounds", "not stated" if t.total_rounds is None else str(t.total_rounds)),
         ("next round", "none (finished)" if summary["next_round"] is None else str(summary["next_round"])),
-        ("initial colour", summary["initial_colour"] or "not stated"),
+        ("rules", f"{summary['edition']}: {summary['edition_reason']}"),
+        ("initial colour", summary["initial_colour"] or _read_off(summary["initial_colour_read_off"])),
         ("scoring", _scoring_text(t.scoring)),
         ("pairing ids", "by rank (XXC rank)" if t.rank_mode else "starting ranks"),
     ]
@@ -82,13 +110,26 @@ def _info_table(t: Tournament, summary: dict[str, Any]) -> Table:
         ("forbidden pairs", summary["forbidden_pairs"]),
         ("accelerated players", summary["accelerated_players"]),
         ("requested byes", summary["requested_byes"]),
-        ("absent next round", len(t.absent_next)),
     )
     rows += [(label, str(n)) for label, n in optional if n]
+    if summary["pre_entered_next"]:
+        codes = summary["pre_entered_next"]
+        rows.append((f"left out of round {summary['next_round']}",
+                     f"{len(codes)}: " + ", ".join(f"{pid} ({_ABSENCE_NAMES.get(c, c)})" for pid, c in codes.items())))
     rows.append(("warnings", str(len(t.warnings))))
     for label, value in rows:
         table.add_row(label, value, end_section=False)
     return table
+
+
+_ABSENCE_NAMES = {"Z": "absent", "-": "absent", "H": "half-point bye", "=": "half-point bye",
+                  "F": "full-point bye", "+": "full-point bye"}
+
+
+def _read_off(found: dict[str, Any] | None) -> str:
+    if found is None:
+        return "not stated (White, unless round 1 shows another)"
+    return f"not stated; round {found['round']} shows {found['colour']}"
 
 
 def _players_table(t: Tournament) -> Table:

@@ -18,6 +18,7 @@ from cpsat_pairing.interface.console import (
     EPILOG,
     FileArg,
     app,
+    check_edition,
     cli_errors,
     edition_option,
     fail,
@@ -64,13 +65,9 @@ def pair(
     )
 
     t = load_tournament(file)
-    edition = file_edition(t, edition)
-    try:
-        from cpsat_pairing.dutch.edition import load_edition
-
-        load_edition(edition)
-    except ValueError as exc:
-        fail(str(exc), ExitCode.INVALID_INPUT)
+    choice = file_edition(t, edition)
+    edition = choice.name
+    check_edition(edition)
     if rnd is not None and rnd < 1:
         fail(f"{file}: --round must be at least 1", ExitCode.INVALID_INPUT)
     if rnd is None and t.total_rounds is not None and t.rounds_played >= t.total_rounds:
@@ -95,7 +92,7 @@ def pair(
     if extra is not None and fmt is not PairFormat.json:
         Console(stderr=True, highlight=False).print(extra[1])  # keep stdout machine-readable
     if fmt is PairFormat.json:
-        data = pairing_to_dict(t, result)
+        data = pairing_to_dict(t, result, choice.reason)
         if extra is not None:
             data["explanation"] = extra[0]
         text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"

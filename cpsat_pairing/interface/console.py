@@ -21,6 +21,8 @@ import typer
 from cpsat_pairing import examples
 from cpsat_pairing.domain.tournament import Tournament
 from cpsat_pairing.errors import ExitCode, FileAccessError, PairingError
+from cpsat_pairing.dutch.boards import initial_colour_note
+from cpsat_pairing.dutch.edition import EditionChoice, edition_for
 from cpsat_pairing.formats import parse_trf, read_trf
 from cpsat_pairing.version import __version__
 
@@ -157,17 +159,21 @@ FileArg = Annotated[str, typer.Argument(metavar="FILE", help="A TRF file, or 'ex
 def edition_option() -> Any:
     return typer.Option(
         "--edition", "-e", show_default=False,
-        help="Rule edition: dutch-2026, dutch-2017, dutch-2013 (default: the one the file names, else dutch-2026).",
+        help=("Rule edition: dutch-2026, dutch-2017, dutch-2013 (default: the one the file names, else the one in "
+              "force when the tournament started, else dutch-2026)."),
     )
 
 
-def file_edition(t: Tournament, edition: str | None) -> str:
-    """--edition, or the edition the file names (`192` code, `092`/`012` text); notes on stderr."""
-    from cpsat_pairing.dutch.edition import resolve_edition
-
-    chosen, notes = resolve_edition(edition, t.edition_hint, t.name)
-    for note in notes:
+def file_edition(t: Tournament, edition: str | None) -> EditionChoice:
+    """--edition; else the edition the file names (`192`, `092`, `012`); else the one in
+    force when it started (`042`, `132`); else the default.  Notes on stderr, with one
+    about the initial colour when the file states none."""
+    chosen = edition_for(t, edition)
+    for note in chosen.notes:
         typer.echo(f"{t.source or 'input'}: {note}", err=True)
+    colour = initial_colour_note(t)
+    if colour is not None:
+        typer.echo(f"{t.source or 'input'}: {colour}", err=True)
     return chosen
 
 

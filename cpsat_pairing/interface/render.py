@@ -28,7 +28,7 @@ def bbp_pair_list(p: Pairing) -> str:
     return write_pair_list(p.as_pairs(), p.bye)
 
 
-def pairing_to_dict(t: Tournament, p: Pairing) -> dict[str, Any]:
+def pairing_to_dict(t: Tournament, p: Pairing, edition_reason: str | None = None) -> dict[str, Any]:
     """Everything about the pairing as plain data (the `--format json` output)."""
     st = build_state(t, p.round)
     ed = load_edition(p.edition)
@@ -41,6 +41,7 @@ def pairing_to_dict(t: Tournament, p: Pairing) -> dict[str, Any]:
     return {
         "round": p.round,
         "edition": p.edition,
+        **({"edition_reason": edition_reason} if edition_reason else {}),
         "boards": [
             {"board": i, "white": who(b.white), "black": who(b.black), "colour_rule": rule_text(b.colour_rule, ed)}
             for i, b in enumerate(p.boards, start=1)

@@ -2,9 +2,9 @@
 
 For round R, rounds 1..R-1 are history and the absences entered for R are kept; the
 engine's pairing must be the file's: the same pairs, the same colours, the same
-pairing-allocated bye.  Two things are compared by ids only: a pair the file records
-without colours, and every pair of the first coloured round when the file does not
-state the initial colour (the reference engine drew it: no history records it).
+pairing-allocated bye.  Only a pair the file records without colours is compared by ids.
+A file that states no initial colour is given the one its first coloured round shows,
+as an arbiter's program gives it to an engine (`XXC`).
 """
 
 from __future__ import annotations
@@ -16,11 +16,12 @@ from pathlib import Path
 
 from cpsat_pairing.apps.check import file_round, with_rounds_in_file
 from cpsat_pairing.domain.state import round_exists
-from cpsat_pairing.domain.tournament import Tournament
+from cpsat_pairing.domain.tournament import RoundEntry, Tournament
+from cpsat_pairing.dutch.boards import infer_initial_colour
 from cpsat_pairing.dutch.result import Pair
 from cpsat_pairing.dutch.rounds import pair
 from cpsat_pairing.errors import NoValidPairing
-from cpsat_pairing.formats import read_trf
+from cpsat_pairing.formats import read_trf, write_trf
 
 
 def recorded(t: Tournament, rnd: int) -> tuple[set[Pair], int | None]:
@@ -43,6 +44,8 @@ def as_replayed(t: Tournament) -> Tournament:
     is the number played (JaVaFo-made files)."""
     if t.total_rounds is None:
         t = dataclasses.replace(t, total_rounds=t.rounds_played)
+    if t.initial_colour is None:
+        t = dataclasses.replace(t, initial_colour=infer_initial_colour(t))
     return with_rounds_in_file(t, max((len(p.rounds) for p in t.players), default=0))
 
 
@@ -50,10 +53,6 @@ def replay(t: Tournament, edition: str = "dutch-2026", first: int = 1, name: str
     """Every round of `t` from `first` on, re-paired and compared with the file."""
     t = as_replayed(t)
     last = max((len(p.rounds) for p in t.players), default=0)
-    first_coloured = next(
-        (r for r in range(1, last + 1) if any((e := p.entry(r)) is not None and e.colour is not None for p in t.players)),
-        0,
-    )
     out = []
     for rnd in range(max(1, first), last + 1):
         if not round_exists(t, rnd):
@@ -63,9 +62,8 @@ def replay(t: Tournament, edition: str = "dutch-2026", first: int = 1, name: str
         try:
             got = pair(t, rnd, edition)
             fr = file_round(t, rnd)
-            loose = fr.colourless if (t.initial_colour is not None or rnd > first_coloured) else None
             pairs = {
-                (q, p) if (q, p) in expected and (loose is None or frozenset((p, q)) in loose) else (p, q)
+                (q, p) if (q, p) in expected and frozenset((p, q)) in fr.colourless else (p, q)
                 for p, q in got.as_pairs()
             }
             ok = pairs == expected and got.bye == exp_bye
@@ -82,3 +80,63 @@ def replay(t: Tournament, edition: str = "dutch-2026", first: int = 1, name: str
 
 def replay_file(path: str | Path, edition: str = "dutch-2026", first: int = 1) -> list[Replayed]:
     return replay(read_trf(path), edition, first, Path(path).name)
+
+
+# --- a round prepared as a client program writes it ---------------------------------------
+
+# How programs mark the players left out of the round to pair, by the code the reference
+# file gives them there: TRF16's letters (JaVaFo's manual, bbpPairings, Sharly Chess,
+# Tornello) and the older symbols (heltour, Vega's export).
+NOTATIONS: dict[str, dict[str, str]] = {
+    "letters": {"Z": "Z", "H": "H", "F": "F"},
+    "symbols": {"Z": "-", "H": "=", "F": "+"},
+}
+
+
+def is_left_out(t: Tournament, pid: int, rnd: int) -> bool:
+    """Not paired in round `rnd` of the file: no block, or a bye other than the PAB."""
+    e = t.player(pid).entry(rnd)
+    return e is None or (e.opponent is None and e.result != "U")
+
+
+def prepared_round(t: Tournament, rnd: int, notation: str = "letters") -> str:
+    """The file as a client hands it to an engine before round `rnd`: rounds 1..rnd-1,
+    and a block in round `rnd` for each player left out of it, in `notation`; the
+    initial colour and the number of rounds stated."""
+    codes = NOTATIONS[notation]
+    players = []
+    for p in t.players:
+        kept = list(p.rounds[: rnd - 1]) + [None] * max(0, rnd - 1 - len(p.rounds))
+        if is_left_out(t, p.id, rnd):
+            e = p.entry(rnd)
+            code = e.result if e is not None and e.result in "HF" else "Z"
+            kept.append(RoundEntry(None, None, codes[code]))
+        players.append(dataclasses.replace(p, rounds=tuple(kept)))
+    t = as_replayed(t)
+    return write_trf(dataclasses.replace(t, players=tuple(players), byes={}, absent_next=()), "trf16")
+
+
+def replay_prepared(t: Tournament, edition: str, notation: str, name: str = "") -> list[Replayed]:
+    """Every round with someone left out, paired from `prepared_round` text (read back
+    as a file is) and compared with the file."""
+    from cpsat_pairing.formats import parse_trf
+
+    full = as_replayed(t)
+    last = max((len(p.rounds) for p in t.players), default=0)
+    out = []
+    for rnd in range(2, last + 1):
+        if not round_exists(full, rnd) or not any(is_left_out(full, p.id, rnd) for p in full.players):
+            continue
+        expected, exp_bye = recorded(full, rnd)
+        colourless = file_round(full, rnd).colourless
+        t0 = time.perf_counter()
+        try:
+            got = pair(parse_trf(prepared_round(full, rnd, notation)), None, edition)
+            pairs = {(q, p) if (q, p) in expected and frozenset((p, q)) in colourless else (p, q)
+                     for p, q in got.as_pairs()}
+            ok = got.round == rnd and pairs == expected and got.bye == exp_bye
+            detail = "" if ok else f"round {got.round}; bye {got.bye} vs {exp_bye}; ours-only {sorted(pairs - expected)}"
+        except Exception as exc:  # a replay must report, not stop
+            ok, detail = False, f"error: {type(exc).__name__}: {exc}"
+        out.append(Replayed(name, rnd, ok, time.perf_counter() - t0, detail))
+    return out
