@@ -49,11 +49,14 @@ def test_table_output_and_summary_line() -> None:
     assert "7/7 rounds match; 1 file" in result.stdout
 
 
-def test_bbp_argv_check(capsys: pytest.CaptureFixture[str]) -> None:
+def test_bbp_checker_door(capsys: pytest.CaptureFixture[str]) -> None:
+    """bbpPairings' `--dutch FILE -c`: one `NAME: Round #N` line per round, nothing else
+    when every round matches."""
     with pytest.raises(SystemExit) as info:
         main(["--dutch", str(SMALL[0]), "-c"])
+    lines = capsys.readouterr().out.splitlines()
     assert info.value.code == 0
-    assert "rounds match" in capsys.readouterr().out
+    assert lines == [f"{SMALL[0].stem}: Round #{r}" for r in range(1, 8)] + [""]
 
 
 def _mutated(tmp_path: Path, kind: str) -> tuple[Path, int]:

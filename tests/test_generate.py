@@ -11,10 +11,9 @@ from typer.testing import CliRunner
 
 from cpsat_pairing.apps import generate as gen
 from cpsat_pairing.apps.check import check_data, counts
-from cpsat_pairing.interface.cli import app
-from cpsat_pairing.interface.legacy_argv import bbp_argv
 from cpsat_pairing.domain.tournament import Colour
 from cpsat_pairing.formats import parse_trf
+from cpsat_pairing.interface.cli import app, main
 
 runner = CliRunner()
 SMALL = gen.GenConfig(players=(12, 18), rounds=(4, 5))
@@ -215,10 +214,9 @@ def test_bbp_generator_argv(tmp_path: Path) -> None:
     cfg = tmp_path / "cfg.txt"
     cfg.write_text("PlayersNumber=11\nRoundsNumber=4\nDrawPercentage=40\nForfeitRate=20\nHalfPointByeRate=10\n")
     out = tmp_path / "out.trf"
-    argv = bbp_argv(["--dutch", "-g", str(cfg), "-o", str(out), "-s", "42"])
-    assert argv == ["generate", "--bbp-config", str(cfg), "--output", str(out), "--seed", "42"]
-    result = runner.invoke(app, argv)
-    assert result.exit_code == 0, result.output
+    with pytest.raises(SystemExit) as info:
+        main(["--dutch", "-g", str(cfg), "-o", str(out), "-s", "42"])
+    assert info.value.code == 0
     t = parse_trf(out.read_text())
     assert len(t.players) == 11 and t.total_rounds == 4
 

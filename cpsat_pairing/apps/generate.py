@@ -57,7 +57,7 @@ import random
 import re
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Context, Decimal
 from fractions import Fraction
 from functools import lru_cache
@@ -111,6 +111,9 @@ class GenConfig:
     forbidden_rate: float = 0.0  # that a pair of players may not meet (XXP)
     acceleration: str = "none"  # "baku": Baku acceleration (C.04.7) as XXA / 250 records
     until_unpairable: bool = False  # a round without a valid pairing ends the tournament
+    # A model tournament (JaVaFo's and bbpPairings' `MODEL -g`): its players (ids, names,
+    # ratings, ...) and its number of rounds, instead of drawn ones; its rounds are not used.
+    model: Tournament | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         for name in _RATES:
@@ -405,11 +408,18 @@ def _attempt(seed: int, attempt: int, cfg: GenConfig) -> Generated:
     rng = random.Random(seed + attempt * (MAX_SEED + 1))
     if cfg.profile == "stress":
         cfg = _stress(rng, cfg)
-    n = rng.randint(*cfg.players)
+    if cfg.model is not None:
+        players = [dataclasses.replace(p, rounds=(), declared_points=None, rank=None) for p in cfg.model.players]
+        n = len(players)
+        if cfg.model.total_rounds is not None:
+            cfg = dataclasses.replace(cfg, rounds=(cfg.model.total_rounds,) * 2)
+    else:
+        n = rng.randint(*cfg.players)
     # Played to the end, a field of n can have n - 1 rounds (n when odd: one PAB each).
     most = n - 1 + n % 2 if cfg.until_unpairable else n - 1
     rounds = min(rng.randint(*cfg.rounds), max(1, most))
-    players = _players(rng, n, cfg)
+    if cfg.model is None:
+        players = _players(rng, n, cfg)
     start = _dt.date(2026, 2, 1) + _dt.timedelta(days=rng.randrange(300))
     end = start + _dt.timedelta(days=rounds - 1)
     colour = Colour.WHITE if rng.randrange(2) == 0 else Colour.BLACK

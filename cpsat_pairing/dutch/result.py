@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from cpsat_pairing.domain.colours import ColourRule
@@ -49,3 +49,19 @@ class Pairing:
 
     def as_pairs(self) -> list[Pair]:
         return [(b.white, b.black) for b in self.boards]
+
+    def renumbered(self, ids: dict[int, int]) -> Pairing:
+        """The same pairing with every player number mapped through `ids` (`XXC rank`:
+        paired by position in the file, reported by the file's ids)."""
+        def pairs(ps: list[Pair]) -> list[Pair]:
+            return [(ids[a], ids[b]) for a, b in ps]
+
+        return replace(
+            self,
+            boards=[replace(b, white=ids[b.white], black=ids[b.black]) for b in self.boards],
+            bye=None if self.bye is None else ids[self.bye],
+            absent=sorted(ids[i] for i in self.absent),
+            brackets=[replace(tr, residents=[ids[i] for i in tr.residents], mdps=[ids[i] for i in tr.mdps],
+                              pairs=pairs(tr.pairs), downfloaters=[ids[i] for i in tr.downfloaters])
+                      for tr in self.brackets],
+        )

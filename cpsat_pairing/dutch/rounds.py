@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 
 from cpsat_pairing.domain.compat import absolute_colour_clash
 from cpsat_pairing.domain.state import build_state
-from cpsat_pairing.domain.tournament import Tournament
+from cpsat_pairing.domain.tournament import Tournament, by_position
 from cpsat_pairing.dutch.edition import DEFAULT_EDITION, Edition, as_edition
 from cpsat_pairing.dutch.loop import pair_round
 from cpsat_pairing.dutch.result import Pair, Pairing
@@ -35,6 +35,9 @@ def pair(
     """
     if rnd is None:
         rnd = t.rounds_played + 1
+    if t.rank_mode:
+        by_pos, ids = by_position(t)
+        return pair_round(by_pos, rnd, as_edition(edition), settings, progress=progress).renumbered(ids)
     return pair_round(t, rnd, as_edition(edition), settings, progress=progress)
 
 
@@ -47,6 +50,11 @@ def evaluate(
 ) -> Pairing:
     """Score a given complete, legal round-pairing of round `rnd` on the edition's
     brackets and tiers (its trace is comparable tier by tier with `pair`'s)."""
+    if t.rank_mode:
+        by_pos, ids = by_position(t)
+        position = {pid: i for i, pid in ids.items()}
+        forced = [(position[a], position[b]) for a, b in pairs]
+        return pair_round(by_pos, rnd, as_edition(edition), settings, forced=forced).renumbered(ids)
     return pair_round(t, rnd, as_edition(edition), settings, forced=list(pairs))
 
 

@@ -26,6 +26,9 @@ from cpsat_pairing.apps.check import (
 )
 from cpsat_pairing.apps.compare import Composition, Difference, DifferenceKind
 from cpsat_pairing.domain.colours import ColourRule
+from cpsat_pairing.domain.state import build_state
+from cpsat_pairing.domain.tournament import Colour, Tournament
+from cpsat_pairing.dutch.boards import board_key
 from cpsat_pairing.dutch.edition import Edition
 from cpsat_pairing.dutch.result import Pairing
 from cpsat_pairing.formats import format_points
@@ -225,6 +228,8 @@ def file_json(rep: FileCheck) -> dict[str, Any]:
                            "error": rep.error, "exit_code": rep.exit_code}
     if rep.error is None or rep.name or rep.notes:
         out.update(notes=rep.notes, name=rep.name, players=rep.players, warnings=rep.warnings)
+        if rep.edition_reason:
+            out["edition_reason"] = rep.edition_reason
     return out
 
 
@@ -277,3 +282,51 @@ def summary_table(reports: Sequence[FileCheck]) -> Table:
         table.add_row(Text(Path(rep.file).name), str(c["rounds"]),
                       *[str(c[v.value]) if c[v.value] else "" for v in Verdict])
     return table
+
+
+# --- the reference engines' checker output (`-c`) ------------------------------------------
+
+
+def checker_lines(t: Tournament, stem: str, r: RoundCheck) -> list[str]:
+    """A round as bbpPairings' and JaVaFo's checkers print it: `NAME: Round #N`, and
+    where the file's pairing differs, the rules' pairs beside the file's (the pairs of
+    the players involved, in board order; the PAB as `id - 0`)."""
+    out = [f"{stem}: Round #{r.round}"]
+    if r.verdict is Verdict.NO_VALID_PAIRING:
+        return out + [f"No valid pairing exists for round {r.round}.", ""]
+    if r.rules is None or r.file is None:
+        return out + ([f"Error: {r.error}", ""] if r.error else [])
+    st = build_state(t, r.round, r.edition.state_rules)
+    recorded: dict[int, tuple[int, Colour | None]] = {}
+    for p in t.players:
+        e = p.entry(r.round)
+        if e is not None:
+            recorded[p.id] = (e.opponent if e.opponent is not None else p.id, e.colour)
+    correct = [(b.white, b.black) for b in r.rules.boards] + ([(r.rules.bye, r.rules.bye)] if r.rules.bye else [])
+    wrong, given = [], []
+    for white, black in correct:
+        opponent, colour = recorded.get(white, (white, None))
+        if opponent == black and colour is not Colour.BLACK:
+            continue
+        wrong.append((white, black))
+        for player in dict.fromkeys((white, black)):
+            opp, col = recorded.get(player, (player, None))
+            if player <= opp:
+                given.append((opp, player) if col is Colour.BLACK else (player, opp))
+    if not wrong:
+        return out
+
+    def order(pq: tuple[int, int]) -> tuple[object, ...]:
+        return (pq[0] == pq[1], board_key(st, pq))
+
+    wrong.sort(key=order)
+    given.sort(key=order)
+
+    def cell(pq: tuple[int, int]) -> str:
+        return f"{pq[0]:>3} - {'0' if pq[0] == pq[1] else pq[1]:>3}"
+
+    out.append("  Checker pairings" + " " * 8 + "Tournament pairings ")
+    for i, pq in enumerate(given):
+        left = cell(wrong[i]) if i < len(wrong) else " " * 9
+        out.append("    " + left + " " * 16 + cell(pq))
+    return out + [""]

@@ -20,9 +20,11 @@ from cpsat_pairing.interface import cmd_pair  # noqa: F401
 from cpsat_pairing.interface import cmd_check  # noqa: F401
 from cpsat_pairing.interface import cmd_explain  # noqa: F401
 from cpsat_pairing.interface import cmd_generate  # noqa: F401
+from cpsat_pairing.interface import cmd_serve  # noqa: F401
 # isort: on
+from cpsat_pairing.interface import doors
 from cpsat_pairing.interface.console import PROG, app, settings
-from cpsat_pairing.interface.legacy_argv import bbp_argv
+from cpsat_pairing.interface.doors import which_door
 
 __all__ = ["app", "main"]
 
@@ -31,9 +33,9 @@ def main(argv: list[str] | None = None) -> NoReturn:
     """Console-script entry point: run the app; usage errors exit 3 (invalid input)."""
     command = typer.main.get_command(app)
     raw = sys.argv[1:] if argv is None else argv
-    translated = bbp_argv(raw)
-    if translated is not None:
-        argv = translated
+    door = which_door(raw)
+    if door is not None:  # bbpPairings' or JaVaFo's command line, for programs that call either
+        sys.exit(doors.main(raw, door))
     try:
         rv = command.main(args=argv, prog_name=PROG, standalone_mode=False)
     except Exception as exc:  # click's usage errors are not public in typer; duck-type them
