@@ -11,28 +11,65 @@ pairing in the rules' terms.  Every error is a `PairingError`; input errors are 
 `ValueError`s that say where (file, line, column).
 """
 
-from cpsat_pairing.apps.check import FileCheck, RoundCheck, Verdict, check
-from cpsat_pairing.apps.explain import RoundExplanation, WhyNot, explain, why_not
-from cpsat_pairing.domain.colours import ColourRule
-from cpsat_pairing.domain.tournament import Colour, Player, RoundEntry, Scoring, Tournament
-from cpsat_pairing.dutch.edition import Edition, load_edition
-from cpsat_pairing.dutch.result import Board, BracketTrace, Pairing
-from cpsat_pairing.dutch.rounds import evaluate, illegalities, pair
-from cpsat_pairing.errors import (
-    EditionError,
-    FileAccessError,
-    InconsistentData,
-    InputError,
-    LimitExceeded,
-    NoValidPairing,
-    PairingError,
-    SolveLimitError,
-    UnsupportedFeature,
-)
-from cpsat_pairing.formats import parse_trf, read_trf, write_trf
-from cpsat_pairing.solver.settings import SolverSettings
-from cpsat_pairing.solver.terms import Tier, TierKind
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from cpsat_pairing.version import __version__
+
+# The names are imported on first use: a program that runs one command (or imports one
+# module) does not pay for importing every part of the package first.
+_WHERE = {
+    "FileCheck": "apps.check", "RoundCheck": "apps.check", "Verdict": "apps.check", "check": "apps.check",
+    "RoundExplanation": "apps.explain", "WhyNot": "apps.explain", "explain": "apps.explain",
+    "why_not": "apps.explain", "ColourRule": "domain.colours", "Colour": "domain.tournament",
+    "Player": "domain.tournament", "RoundEntry": "domain.tournament", "Scoring": "domain.tournament",
+    "Tournament": "domain.tournament", "Edition": "dutch.edition", "load_edition": "dutch.edition",
+    "Board": "dutch.result", "BracketTrace": "dutch.result", "Pairing": "dutch.result",
+    "evaluate": "dutch.rounds", "illegalities": "dutch.rounds", "pair": "dutch.rounds",
+    "EditionError": "errors", "FileAccessError": "errors", "InconsistentData": "errors", "InputError": "errors",
+    "LimitExceeded": "errors", "NoValidPairing": "errors", "PairingError": "errors",
+    "SolveLimitError": "errors", "UnsupportedFeature": "errors", "parse_trf": "formats", "read_trf": "formats",
+    "write_trf": "formats", "SolverSettings": "solver.settings", "Tier": "solver.terms",
+    "TierKind": "solver.terms",
+}
+
+if TYPE_CHECKING:
+    from cpsat_pairing.apps.check import FileCheck, RoundCheck, Verdict, check
+    from cpsat_pairing.apps.explain import RoundExplanation, WhyNot, explain, why_not
+    from cpsat_pairing.domain.colours import ColourRule
+    from cpsat_pairing.domain.tournament import Colour, Player, RoundEntry, Scoring, Tournament
+    from cpsat_pairing.dutch.edition import Edition, load_edition
+    from cpsat_pairing.dutch.result import Board, BracketTrace, Pairing
+    from cpsat_pairing.dutch.rounds import evaluate, illegalities, pair
+    from cpsat_pairing.errors import (
+        EditionError,
+        FileAccessError,
+        InconsistentData,
+        InputError,
+        LimitExceeded,
+        NoValidPairing,
+        PairingError,
+        SolveLimitError,
+        UnsupportedFeature,
+    )
+    from cpsat_pairing.formats import parse_trf, read_trf, write_trf
+    from cpsat_pairing.solver.settings import SolverSettings
+    from cpsat_pairing.solver.terms import Tier, TierKind
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module 'cpsat_pairing' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"cpsat_pairing.{_WHERE[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 
 __all__ = [
     "Board", "BracketTrace", "Colour", "ColourRule", "Edition", "EditionError", "FileAccessError", "FileCheck",
