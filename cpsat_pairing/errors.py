@@ -100,9 +100,14 @@ class NoValidPairing(PairingError):
 
     exit_code = ExitCode.NO_PAIRING
 
-    def __init__(self, message: str, players: list[int] | None = None, reasons: list[str] | None = None) -> None:
+    def __init__(
+        self, message: str, players: list[int] | None = None, reasons: list[str] | None = None,
+        options: list[str] | None = None, told: list[str] | None = None,
+    ) -> None:
         self.players = players or []
         self.reasons = reasons or []
+        self.options = options or []  # what the arbiter could decide, a sentence each
+        self.told = told or self.reasons  # the reasons with the players' names, for people
         if self.reasons:
             message += ": " + "; ".join(self.reasons)
         elif self.players:

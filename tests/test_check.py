@@ -169,9 +169,15 @@ def test_html_report(tmp_path: Path) -> None:
     assert text.startswith("<!DOCTYPE html>")
     assert parser.errors == [] and parser.stack == []
     assert not re.search(r"https?://", text) and all(u.startswith("#") for u in parser.urls)
-    rounds = [s for s in parser.sections if s.get("class") == "round"]
+    rounds = [s for s in parser.sections if re.fullmatch(r"f\d+-r\d+", s.get("id") or "")]
     assert len(rounds) == 5 + 7 and len({s["id"] for s in rounds}) == len(rounds)
     assert 'class="pairdiff"' in text or 'class="coldiff"' in text
+    # the strip of rounds links to every round, the deciding criterion is marked, players are named
+    strip = [u for u in parser.urls if re.fullmatch(r"#f0-r\d+", u)]
+    assert len(strip) == 5
+    assert 'class="decides"' in text
+    t = read_trf(path)
+    assert all(p.name in text for p in t.players if p.name)
 
 
 def test_errors_keep_their_exit_codes(tmp_path: Path) -> None:

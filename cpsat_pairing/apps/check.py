@@ -19,14 +19,24 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import Enum
+from fractions import Fraction
 from pathlib import Path
 
+from cpsat_pairing.apps.compare import (
+    Difference,
+    DifferenceKind,
+    bracket_of,
+    first_difference,
+    relevant_tiers,
+)
 from cpsat_pairing.domain.colours import ColourRule
 from cpsat_pairing.domain.state import RoundState, build_state, round_exists
 from cpsat_pairing.domain.tournament import Colour, Tournament
-from cpsat_pairing.apps.compare import Difference, DifferenceKind, bracket_of, first_difference, relevant_tiers
-from cpsat_pairing.dutch.boards import board_key
-from cpsat_pairing.dutch.boards import infer_initial_colour, initial_colour_note
+from cpsat_pairing.dutch.boards import (
+    board_key,
+    infer_initial_colour,
+    initial_colour_note,
+)
 from cpsat_pairing.dutch.edition import Edition, as_edition, edition_for
 from cpsat_pairing.dutch.result import Pair, Pairing
 from cpsat_pairing.dutch.rounds import evaluate, illegalities, pair
@@ -156,6 +166,7 @@ class RoundCheck:
     error: str | None = None  # ERROR: what went wrong; NO_VALID_PAIRING: the engine's reasons
     exit_code: int = 0
     seconds: float = 0.0
+    scores: dict[int, Fraction] = field(default_factory=dict)  # every present player's score before the round
 
 
 def check_round(t: Tournament, rnd: int, edition: str | Edition) -> RoundCheck:
@@ -166,6 +177,7 @@ def check_round(t: Tournament, rnd: int, edition: str | Edition) -> RoundCheck:
     try:
         fr = file_round(t, rnd)
         st = build_state(t, rnd, ed.state_rules)
+        res.scores = {pid: st.players[pid].score for pid in st.present}
         res.file, res.file_boards = fr, board_order(st, fr.pairs)
         _check_round(t, rnd, ed, fr, res)
     except PairingError as exc:
@@ -273,6 +285,7 @@ class FileCheck:
     name: str = ""
     players: int = 0
     warnings: list[str] = field(default_factory=list)
+    roster: dict[int, tuple[str, int]] = field(default_factory=dict)  # id -> (name, rating), for people to read
 
     def count(self, verdict: Verdict) -> int:
         return sum(1 for r in self.rounds if r.verdict is verdict)
@@ -288,7 +301,7 @@ def check(
     if not isinstance(source, Tournament):
         return check_file(str(source), edition, rounds)
     out = FileCheck(source.source or "<tournament>", edition, name=source.name, players=len(source.players),
-                    warnings=list(source.warnings))
+                    warnings=list(source.warnings), roster={p.id: (p.name, p.rating) for p in source.players})
     choice = edition_for(source, edition)
     out.edition, out.edition_reason, out.notes = choice.name, choice.reason, list(choice.notes)
     out.rounds = _check_rounds(source, choice.name, rounds, out)
@@ -331,6 +344,7 @@ def check_data(
     out.edition, out.edition_reason = choice.name, choice.reason
     out.notes = [f"{path}: {n}" for n in choice.notes]
     out.name, out.players, out.warnings = t.name, len(t.players), list(t.warnings)
+    out.roster = {p.id: (p.name, p.rating) for p in t.players}
     out.rounds = _check_rounds(t, choice.name, rounds, out)
     out.exit_code = exit_code([out])
     return out

@@ -24,7 +24,12 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from fractions import Fraction
 
-from cpsat_pairing.apps.compare import Difference, bracket_of, first_difference, relevant_tiers
+from cpsat_pairing.apps.compare import (
+    Difference,
+    bracket_of,
+    first_difference,
+    relevant_tiers,
+)
 from cpsat_pairing.domain.state import RoundState, build_state
 from cpsat_pairing.domain.tournament import ForbiddenPairs, Tournament
 from cpsat_pairing.dutch.edition import Edition, as_edition
@@ -137,8 +142,11 @@ def _has(p: Pairing, a: int, b: int) -> bool:
     return any({w, bl} == {a, b} for w, bl in p.as_pairs())
 
 
-def why_not(t: Tournament, rnd: int, a: int, b: int, edition: str | Edition = "dutch-2026") -> WhyNot:
-    """Why the rules did not pair A with B in round `rnd`."""
+def why_not(
+    t: Tournament, rnd: int, a: int, b: int, edition: str | Edition = "dutch-2026", ours: Pairing | None = None
+) -> WhyNot:
+    """Why the rules did not pair A with B in round `rnd` (`ours`: the rules' pairing of
+    the round, when already made)."""
     ed = as_edition(edition)
     st = build_state(t, rnd, ed.state_rules)
     out = WhyNot(rnd, a, b, ed)
@@ -146,7 +154,8 @@ def why_not(t: Tournament, rnd: int, a: int, b: int, edition: str | Edition = "d
     if missing:
         out.status, out.absent = WhyNotStatus.ABSENT, missing
         return out
-    ours = pair(t, rnd, ed)
+    if ours is None:
+        ours = pair(t, rnd, ed)
     out.rules_pairs = ours.as_pairs()
     if _has(ours, a, b):
         return out

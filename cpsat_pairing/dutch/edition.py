@@ -32,13 +32,14 @@ from cpsat_pairing.errors import EditionError
 
 DEFAULT_EDITION = "dutch-2026"
 
-# What `[articles]` may name: the generation order's steps (tier criteria) and the
-# colour rules (domain.colours.ColourRule articles), with the 2026 numbering as the
-# default.
+# What `[articles]` may name: the generation order's steps (tier criteria), the colour
+# rules (domain.colours.ColourRule articles), and the rules an explanation cites about
+# the PAB and completing the round, with the 2026 numbering as the default.
 ARTICLES_2026: dict[str, str] = {
     "MDP set": "Art. 4.4", "MDP-pairing": "Art. 4.2", "exchange": "Art. 4.3", "transposition": "Art. 4.2",
     "colours": "Art. 5.2",
     "5.2.1": "5.2.1", "5.2.2": "5.2.2", "5.2.3": "5.2.3", "5.2.4": "5.2.4", "5.2.5": "5.2.5",
+    "pab-eligibility": "[C2]", "pab-assignee": "[C5]", "completion": "[C4]", "no-valid-pairing": "Art. 1.9.3",
 }
 
 # Each table's keys and their allowed values (a tuple: choices; a type: any value of it).

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
 from fractions import Fraction
+from functools import cached_property
 from typing import Protocol
 
 from cpsat_pairing.domain.compat import Compatibility
@@ -23,6 +23,7 @@ from cpsat_pairing.domain.tournament import Tournament
 from cpsat_pairing.dutch.boards import make_boards
 from cpsat_pairing.dutch.edition import Edition
 from cpsat_pairing.dutch.result import BracketTrace, Pair, Pairing
+from cpsat_pairing.formats.layout import points_text as points
 from cpsat_pairing.solver.settings import SolverSettings
 
 
@@ -86,7 +87,7 @@ class Bracket:
     kind: str = ""  # 2017 A.9: "CLB" for the collapsed last bracket
 
     def head(self, count: int) -> str:
-        return f"bracket {self.number}/{count} (score {self.score}, {len(self.players)} players)"
+        return f"bracket {self.number}/{count} (score {points(self.score)}, {len(self.players)} players)"
 
 
 class Procedure(Protocol):

@@ -15,12 +15,13 @@ to look at.  Two kinds of obstacle exist:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from cpsat_pairing.domain.compat import Compatibility, absolute_colour_clash
+from cpsat_pairing.domain.state import RoundState
 from cpsat_pairing.errors import NoValidPairing
 from cpsat_pairing.solver.matching import max_matching
-from cpsat_pairing.domain.state import RoundState
 
 # Above this many players the group analysis (one matching per player) is skipped.
 GROUP_ANALYSIS_UP_TO = 400
@@ -61,43 +62,80 @@ class Diagnosis:
             return sorted(p for g in self.odd_groups.groups for p in g)
         return []
 
-    def sentences(self) -> list[str]:
-        out = [_isolated_sentence(i) for i in self.isolated]
+    def sentences(self, name: Name = str) -> list[str]:
+        out = [_isolated_sentence(i, name) for i in self.isolated]
         if not self.isolated and self.odd_groups is not None:
-            out.append(_groups_sentence(self.odd_groups))
+            out.append(_groups_sentence(self.odd_groups, name))
+        return out
+
+    def options(self, name: Name = str) -> list[str]:
+        """What the arbiter could decide (the rules leave the round to him): each way of
+        relaxing the obstacle found, as a sentence."""
+        out = []
+        offered: set[frozenset[int]] = set()
+
+        def one_of(ids: tuple[int, ...]) -> str:
+            return name(ids[0]) if len(ids) == 1 else f"one of {_names(ids, name, 'or')}"
+
+        for i in self.isolated:
+            who = name(i.player)
+            met = tuple(q for q in i.met if frozenset((i.player, q)) not in offered)
+            offered.update(frozenset((i.player, q)) for q in i.met)
+            if met:
+                out.append(f"allow {who} a rematch with {one_of(met)} (lifting [C1] for one pair)")
+            if i.colour_clash:
+                out.append(f"let {who} meet {one_of(i.colour_clash)} although both must have the same colour "
+                           "(lifting [C3] for one pair)")
+            if i.forbidden:
+                out.append(f"lift the restriction that keeps {who} from {one_of(i.forbidden)}")
+            if i.pab_refused and i.pab_refused.startswith("[C2]"):
+                out.append(f"give {who} the pairing-allocated bye although [C2] excludes him")
+            if not (i.met or i.colour_clash or i.forbidden):
+                out.append(f"leave {who} out of the round (a bye decided by the arbiter, C.04.2)")
+        if not self.isolated and self.odd_groups is not None:
+            g = self.odd_groups
+            out.append("allow one rematch or colour clash between a player of "
+                       + (" or ".join("{" + ", ".join(name(p) for p in grp) + "}" for grp in g.groups))
+                       + " and a player outside that group")
+        if out:
+            out.append("or pair the round by hand and record the decision (C.04.2)")
         return out
 
 
-def _names(ids: tuple[int, ...] | list[int]) -> str:
-    ids = list(ids)
-    if len(ids) <= 1:
-        return "".join(map(str, ids))
-    return ", ".join(map(str, ids[:-1])) + f" and {ids[-1]}"
+Name = Callable[[int], str]
 
 
-def _isolated_sentence(i: Isolated) -> str:
+def _names(ids: tuple[int, ...] | list[int], name: Name = str, last: str = "and") -> str:
+    words = [name(i) for i in ids]
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + f" {last} {words[-1]}"
+
+
+def _isolated_sentence(i: Isolated, name: Name = str) -> str:
     parts = []
     if i.met:
-        parts.append(f"already played {_names(i.met)}")
+        parts.append(f"already played {_names(i.met, name)}")
     if i.colour_clash:
-        parts.append(f"has the same absolute colour preference as {_names(i.colour_clash)} ([C3])")
+        parts.append(f"has the same absolute colour preference as {_names(i.colour_clash, name)} ([C3])")
     if i.forbidden:
-        parts.append(f"may not meet {_names(i.forbidden)} (forbidden pairs)")
+        parts.append(f"may not meet {_names(i.forbidden, name)} (forbidden pairs)")
     why = "; ".join(parts) if parts else "is the only player present"
-    text = f"player {i.player} has no possible opponent ({why})"
+    who = name(i.player)
+    text = f"{'player ' if who == str(i.player) else ''}{who} has no possible opponent ({why})"
     if i.pab_refused:
         text += f" and may not receive the PAB ({i.pab_refused})"
     return text
 
 
-def _groups_sentence(g: OddGroups) -> str:
+def _groups_sentence(g: OddGroups, name: Name = str) -> str:
     need = len(g.groups) - len(g.partners)
     if all(len(grp) == 1 for grp in g.groups):
-        players = _names([grp[0] for grp in g.groups])
-        only = f"only with {_names(g.partners)}" if g.partners else "with nobody"
+        players = _names([grp[0] for grp in g.groups], name)
+        only = f"only with {_names(g.partners, name)}" if g.partners else "with nobody"
         return f"players {players} can each be paired {only}, so at least {need} of them cannot be paired"
-    groups = " and ".join("{" + ", ".join(map(str, grp)) + "}" for grp in g.groups)
-    others = f" or with {_names(g.partners)}" if g.partners else ""
+    groups = " and ".join("{" + ", ".join(name(p) for p in grp) + "}" for grp in g.groups)
+    others = f" or with {_names(g.partners, name)}" if g.partners else ""
     return (f"the groups of players {groups} can be paired only within themselves{others}; each group has an "
             f"odd number of players, so at least {need} of them cannot be paired")
 
@@ -189,5 +227,10 @@ def no_valid_pairing(st: RoundState, present: list[int], ok: Compatibility) -> N
     """The error for a round without a complete round-pairing: the players who cannot
     be paired and why."""
     found = diagnose(st, present, ok)
+
+    def name(pid: int) -> str:
+        p = st.tournament.player(pid)
+        return f"{p.name} ({pid})" if p.name else str(pid)
+
     return NoValidPairing(f"no valid pairing of round {st.round} exists (the arbiter decides, Art. 1.9.3)",
-                          found.players, found.sentences())
+                          found.players, found.sentences(), found.options(name), found.sentences(name))

@@ -44,6 +44,12 @@ def block_col(rnd: int) -> int:
     return ROUND1_COL + ROUND_STRIDE * (rnd - 1)
 
 
+def points_text(value: Fraction) -> str:
+    """Points as people read them: `4`, `5.5`, `0.25` (never `11/2`)."""
+    text = format_points(value)
+    return text[:-2] if text.endswith(".0") else text
+
+
 def format_points(value: Fraction) -> str:
     """Points as TRF writes them: `11.5`, `4.0`, `0.25` (at least one decimal, exact)."""
     if value.denominator == 1:

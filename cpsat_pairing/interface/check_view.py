@@ -6,7 +6,7 @@ says D.1 and E.5 in every sentence and table alike.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -123,12 +123,16 @@ def describe(diff: Difference | None, ed: Edition, other_name: str = "file", rul
     return text
 
 
-def colour_text(colours: Sequence[ColourDifference], ed: Edition) -> str:
+def colour_text(colours: Sequence[ColourDifference], ed: Edition, names: Mapping[int, str] | None = None) -> str:
     """The boards with other colours (the first two, then a count); when every one was
     decided by TPN parity (Art. 5.2.5), the initial colour is the likely culprit."""
+    def who(pid: int) -> str:
+        name = (names or {}).get(pid, "")
+        return f"{pid} {name}" if name else str(pid)
+
     parts = [
-        f"board {c.board} {c.white}-{c.black}: the file gives White to {c.file_white}; "
-        f"{reference(rule_text(c.rule, ed))} gives it to {c.white}"
+        f"board {c.board} {who(c.white)} - {who(c.black)}: the file gives White to {who(c.file_white)}; "
+        f"{reference(rule_text(c.rule, ed))} gives it to {who(c.white)}"
         for c in colours[:2]
     ]
     text = "; ".join(parts)
@@ -139,11 +143,11 @@ def colour_text(colours: Sequence[ColourDifference], ed: Edition) -> str:
     return text
 
 
-def summary_text(r: RoundCheck) -> str:
-    """A round's verdict in one line."""
+def summary_text(r: RoundCheck, names: Mapping[int, str] | None = None) -> str:
+    """A round's verdict in one line (players named when `names` has them)."""
     ed = r.edition
     if r.verdict is Verdict.COLOURS_DIFFER and r.boards is not None:
-        return colour_text(r.boards.colours, ed)
+        return colour_text(r.boards.colours, ed, names)
     if r.verdict is Verdict.PAIRS_DIFFER:
         return describe(r.difference, ed)
     if r.verdict is Verdict.ILLEGAL:
@@ -262,8 +266,10 @@ def file_table(rep: FileCheck) -> Group:
     table.add_column("round", justify="right")
     table.add_column("verdict")
     table.add_column("first difference", overflow="fold")
+    names = {pid: name for pid, (name, _) in rep.roster.items()}
     for r in rep.rounds:
-        table.add_row(str(r.round), Text(r.verdict.value, style=STYLE.get(r.verdict, "")), Text(summary_text(r)))
+        table.add_row(str(r.round), Text(r.verdict.value, style=STYLE.get(r.verdict, "")),
+                      Text(summary_text(r, names)))
     return Group(Text(rep.file, style="bold"), table)
 
 

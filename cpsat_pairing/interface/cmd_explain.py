@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
+from cpsat_pairing.domain.tournament import Tournament
 from cpsat_pairing.errors import ExitCode
+
+# --- pair ------------------------------------------------------------------------------
+from cpsat_pairing.interface.cmd_pair import explanation
 from cpsat_pairing.interface.console import (
     EPILOG,
     FileArg,
@@ -20,17 +25,20 @@ from cpsat_pairing.interface.console import (
     fail,
     file_edition,
     load_tournament,
+    write_output,
 )
-
-# --- pair ------------------------------------------------------------------------------
-from cpsat_pairing.interface.cmd_pair import explanation
-
 
 EXPLAIN_HELP = (
     "Explain a pairing from the solver's trace: per bracket the residents, MDPs, M0, MaxPairs, M1, S1, S2, "
     "Limbo, downfloaters and every non-zero tier; per board the Art. 5.2 colour rule.\n\n"
+    "With --player N (or the start of a name; repeatable): that player's round in sentences: the brackets "
+    "he went through, his float, his opponent and, for each opponent the rules' order tries before, what "
+    "rules it out (already met, colour clash, the round could not be completed, or the first criterion "
+    "that gets worse), his colour and the rule that gave it, or why he gets the PAB.\n\n"
     "With --why-not A B: the first criterion that gets worse when A-B is forced, or the absolute "
-    "criterion that forbids it."
+    "criterion that forbids it.\n\n"
+    "--html FILE also writes the round as a page: brackets as bands with S1 and S2, pairs, floaters, "
+    "colours and the bye, each player's sentences a click away."
 )
 
 
@@ -53,6 +61,17 @@ def explain_command(
     why_not: Annotated[
         tuple[int, int] | None,
         typer.Option("--why-not", metavar="A B", help="Why are A and B not paired? Force A-B and compare."),
+    ] = None,
+    player: Annotated[
+        list[str] | None,
+        typer.Option("--player", "-p", metavar="N|NAME", help="Tell this player's pairing in sentences: bracket, "
+                     "float, opponent and why not the ones tried first, colour, bye (repeatable; a number or "
+                     "the start of a name)."),
+    ] = None,
+    html: Annotated[
+        Path | None,
+        typer.Option("--html", metavar="FILE", help="Also write the round as a self-contained page: brackets, "
+                     "S1/S2, pairs, floaters, colours, bye, every player's sentences."),
     ] = None,
 ) -> None:
     """Explain one round (see EXPLAIN_HELP)."""
@@ -82,8 +101,50 @@ def explain_command(
         else:
             Console(highlight=False).print(why_not_renderable(answer))
         return
-    data, renderable = explanation(t, engine_pair(t, rnd, edition), edition)
+    result = engine_pair(t, rnd, edition)
+    chosen = [resolve_player(t, text, file) for text in player or []]
+    if html is not None:
+        from cpsat_pairing.interface.explain_html import round_page
+
+        write_output(round_page(t, result, edition, frozenset(chosen)), html)
+    if chosen:
+        from cpsat_pairing.apps.story import story
+        from cpsat_pairing.interface.story_view import Names, sentences, story_json
+
+        names = Names(t)
+        told = [story(t, rnd, pid, edition, result) for pid in chosen]
+        if fmt is TableOrJson.json:
+            typer.echo(json.dumps({"round": rnd, "edition": edition, "players": [story_json(s, names) for s in told]},
+                                  indent=2, ensure_ascii=False))
+        else:
+            console = Console(highlight=False, soft_wrap=True)
+            for i, s in enumerate(told):
+                if i:
+                    console.print()
+                for line in sentences(s, names):
+                    console.print(line, markup=False)
+        return
+    data, renderable = explanation(t, result, edition)
     if fmt is TableOrJson.json:
         typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
     else:
         Console(highlight=False).print(renderable)
+
+
+def resolve_player(t: Tournament, text: str, file: str) -> int:
+    """A player named on the command line: his number, or the start of his name (one match)."""
+    ids = {p.id for p in t.players}
+    if text.strip().isdigit():
+        pid = int(text)
+        if pid not in ids:
+            fail(f"{file}: --player {text}: no player {pid}", ExitCode.INVALID_INPUT)
+        return pid
+    key = text.strip().casefold()
+    found = [p for p in t.players if p.name.casefold().startswith(key)]
+    if not found:
+        found = [p for p in t.players if any(w.startswith(key) for w in p.name.casefold().replace(",", " ").split())]
+    if len(found) != 1:
+        which = ", ".join(f"{p.id} {p.name}" for p in found[:8]) if found else "none"
+        fail(f"{file}: --player {text!r} names {len(found)} players ({which}): give a number or more of the name",
+             ExitCode.INVALID_INPUT)
+    return found[0].id

@@ -20,9 +20,9 @@ import typer
 
 from cpsat_pairing import examples
 from cpsat_pairing.domain.tournament import Tournament
-from cpsat_pairing.errors import ExitCode, FileAccessError, PairingError
 from cpsat_pairing.dutch.boards import initial_colour_note
 from cpsat_pairing.dutch.edition import EditionChoice, edition_for
+from cpsat_pairing.errors import ExitCode, FileAccessError, NoValidPairing, PairingError
 from cpsat_pairing.formats import parse_trf, read_trf
 from cpsat_pairing.version import __version__
 
@@ -72,6 +72,8 @@ def cli_errors(func: Callable[P, R]) -> Callable[P, R]:
             return func(*args, **kwargs)
         except (typer.Exit, typer.Abort, typer.BadParameter):
             raise
+        except NoValidPairing as exc:
+            fail(arbiter_text(exc), exc.exit_code)
         except PairingError as exc:
             fail(str(exc), exc.exit_code)
         except OSError as exc:
@@ -85,6 +87,18 @@ def cli_errors(func: Callable[P, R]) -> Callable[P, R]:
                  "(run with --debug for the traceback)", ExitCode.UNEXPECTED)
 
     return wrapper
+
+
+def arbiter_text(exc: NoValidPairing) -> str:
+    """A round without a valid pairing, told for the arbiter who must decide it: who
+    cannot be paired and why, and what he could decide."""
+    head = str(exc).split(":")[0] if exc.told else str(exc)
+    lines = [f"{head[:1].upper()}{head[1:]}."]
+    lines += [f"  - {reason[:1].upper()}{reason[1:]}." for reason in exc.told]
+    if exc.options:
+        lines.append("The arbiter could, for example:")
+        lines += [f"  - {option}." for option in exc.options]
+    return "\n".join(lines)
 
 
 def load_tournament(path: str | Path, *, show_warnings: bool = True) -> Tournament:
@@ -106,6 +120,17 @@ def load_tournament(path: str | Path, *, show_warnings: bool = True) -> Tourname
     return t
 
 
+def _file_mode(output: Path) -> int:
+    """The mode a plain `open()` would give: the existing file's, else 0o666 less the umask
+    (a temporary file is created 0o600)."""
+    try:
+        return output.stat().st_mode & 0o777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
 def write_output(text: str, output: Path | None) -> None:
     """Write to stdout, or to `output` through a temporary file renamed into place, so
     a failed run never leaves a truncated or overwritten output."""
@@ -121,6 +146,7 @@ def write_output(text: str, output: Path | None) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
+        os.chmod(tmp, _file_mode(output))
         os.replace(tmp, output)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)

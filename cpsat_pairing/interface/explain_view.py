@@ -103,8 +103,10 @@ def explanation_json(x: RoundExplanation) -> dict[str, Any]:
     }
 
 
-def _ids(xs: list[int] | None) -> str:
-    return " ".join(map(str, xs)) if xs else "-"
+def _ids(xs: list[int] | None, names: dict[int, str] | None = None) -> str:
+    if not xs:
+        return "-"
+    return ", ".join(f"{x} {names[x]}" if names and names.get(x) else str(x) for x in xs)
 
 
 def explanation_renderable(x: RoundExplanation, names: dict[int, str] | None = None) -> Group:
@@ -121,13 +123,13 @@ def explanation_renderable(x: RoundExplanation, names: dict[int, str] | None = N
                       title_justify="left", show_header=False)
         table.add_column("what", style="bold")
         table.add_column("value", overflow="fold")
-        rows = [("residents", _ids(br.residents)), ("MDPs", _ids(br.mdps)),
+        rows = [("residents", _ids(br.residents, names)), ("MDPs", _ids(br.mdps, names)),
                 ("M0 / MaxPairs / M1", f"{len(br.mdps)} / {len(br.pairs)} / {len(br.m1)}"),
-                ("S1", _ids(br.s1)), ("S2", _ids(br.s2))]
+                ("S1", _ids(br.s1, names)), ("S2", _ids(br.s2, names))]
         if br.remainder:
-            rows += [("remainder S1", _ids(br.remainder[0])), ("remainder S2", _ids(br.remainder[1]))]
-        rows += [("Limbo", _ids(br.limbo)), ("pairs", ", ".join(f"{a}-{b}" for a, b in br.pairs) or "-"),
-                 ("downfloaters", _ids(br.downfloaters))]
+            rows += [("remainder S1", _ids(br.remainder[0], names)), ("remainder S2", _ids(br.remainder[1], names))]
+        rows += [("Limbo", _ids(br.limbo, names)), ("pairs", ", ".join(f"{a}-{b}" for a, b in br.pairs) or "-"),
+                 ("downfloaters", _ids(br.downfloaters, names))]
         rows += compact_tiers(br.tiers, ed)
         for k, v in rows:
             table.add_row(Text(k), Text(v))

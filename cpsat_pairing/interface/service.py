@@ -52,7 +52,9 @@ def handle(request: Any) -> dict[str, Any]:
     except InputError as exc:
         return error(rid, "input", exc.message, exc.exit_code, line=exc.line, column=exc.column)
     except NoValidPairing as exc:
-        return error(rid, "no_valid_pairing", f"No valid pairing exists: {exc}", exc.exit_code)
+        answer = error(rid, "no_valid_pairing", f"No valid pairing exists: {exc}", exc.exit_code)
+        answer["error"].update(players=exc.players, reasons=exc.told, options=exc.options)
+        return answer
     except EditionError as exc:
         return error(rid, "edition", str(exc), exc.exit_code)
     except (LimitExceeded, SolveLimitError) as exc:

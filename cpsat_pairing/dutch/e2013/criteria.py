@@ -33,11 +33,12 @@ from fractions import Fraction
 
 from ortools.sat.python import cp_model
 
-from cpsat_pairing.dutch.bracket import BracketModel
-from cpsat_pairing.dutch.registry import criterion
-from cpsat_pairing.solver.terms import Term
 from cpsat_pairing.domain.state import Float, PlayerState, PrefKind
 from cpsat_pairing.domain.tournament import Colour
+from cpsat_pairing.dutch.bracket import BracketModel
+from cpsat_pairing.dutch.registry import criterion
+from cpsat_pairing.formats.layout import points_text as points
+from cpsat_pairing.solver.terms import Term
 
 
 def _levels(values: set[Fraction]) -> list[Fraction]:
@@ -72,7 +73,7 @@ def floater_scores(bm: BracketModel) -> list[Term]:
     """B.3 (and C.12 'same scores'): the floaters' scores, highest level first."""
     out = []
     for s in _levels({bm.score[p] for p in bm.bracket}):
-        out.append(bm.term("B.3", f"floaters scoring {s}", ((1, bm.df[p]) for p in bm.bracket if bm.score[p] == s)))
+        out.append(bm.term("B.3", f"floaters scoring {points(s)}", ((1, bm.df[p]) for p in bm.bracket if bm.score[p] == s)))
     return out
 
 
@@ -86,7 +87,8 @@ def pair_score_differences(bm: BracketModel) -> list[Term]:
         sd = abs(bm.score[p] - bm.score[q])
         if sd:
             by_sd.setdefault(sd, []).append(v)
-    return [bm.term("B.3", f"pairs with score difference {sd}", ((1, v) for v in by_sd[sd])) for sd in _levels(set(by_sd))]
+    return [bm.term("B.3", f"pairs with score difference {points(sd)}", ((1, v) for v in by_sd[sd]))
+            for sd in _levels(set(by_sd))]
 
 
 @criterion("2013:C13bye")
@@ -106,7 +108,7 @@ def lowest_bye(bm: BracketModel) -> list[Term]:
         return []
     levels = _levels({bm.score[p] for p in bm.u})
     return [
-        bm.term("C.13", f"bye scoring {s}", ((1, v) for p, v in bm.u.items() if bm.score[p] == s))
+        bm.term("C.13", f"bye scoring {points(s)}", ((1, v) for p, v in bm.u.items() if bm.score[p] == s))
         for s in levels[:-1]
     ]
 

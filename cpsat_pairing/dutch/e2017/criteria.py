@@ -21,11 +21,8 @@ from cpsat_pairing.domain.state import Float
 from cpsat_pairing.dutch.e2017.bracket import BracketModel2017
 from cpsat_pairing.dutch.e2026 import criteria as c2026
 from cpsat_pairing.dutch.registry import criterion
+from cpsat_pairing.formats.layout import points_text as points
 from cpsat_pairing.solver.terms import Term
-
-
-def _pts(v: Fraction) -> str:
-    return str(v) if v.denominator == 1 else f"{float(v):g}"
 
 
 def _by_value(
@@ -35,7 +32,7 @@ def _by_value(
     levels: dict[Fraction, list[tuple[int, cp_model.IntVar]]] = {}
     for value, coef, var in items:
         levels.setdefault(value, []).append((sign * coef, var))
-    return [bm.term(criterion, f"{detail} {_pts(v)}", levels[v]) for v in sorted(levels, reverse=True)]
+    return [bm.term(criterion, f"{detail} {points(v)}", levels[v]) for v in sorted(levels, reverse=True)]
 
 
 def _hl(bm: BracketModel2017, p: int, q: int) -> tuple[int, int]:

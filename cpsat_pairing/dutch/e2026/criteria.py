@@ -17,6 +17,7 @@ from cpsat_pairing.domain.tournament import Colour
 from cpsat_pairing.dutch.bracket import BracketModel
 from cpsat_pairing.dutch.model import PairModel
 from cpsat_pairing.dutch.registry import criterion
+from cpsat_pairing.formats.layout import points_text as points
 from cpsat_pairing.solver.terms import Term
 
 
@@ -39,7 +40,7 @@ def downfloater_scores(bm: BracketModel) -> list[Term]:
     """
     out = []
     for s in _levels({bm.score[p] for p in bm.bracket}):
-        out.append(bm.term("C7", f"downfloaters scoring {s}", ((1, bm.df[p]) for p in bm.bracket if bm.score[p] == s)))
+        out.append(bm.term("C7", f"downfloaters scoring {points(s)}", ((1, bm.df[p]) for p in bm.bracket if bm.score[p] == s)))
     return out
 
 
@@ -57,7 +58,7 @@ def next_bracket(bm: BracketModel) -> list[Term]:
     by_level = bm.next_bracket_pairs()
     out = [bm.term("C8", "next-bracket pairs", ((-1, v) for vs in by_level.values() for v in vs))]
     for s in _levels(set(by_level)):
-        out.append(bm.term("C8", f"next-bracket pairs led by score {s}", ((-1, v) for v in by_level[s])))
+        out.append(bm.term("C8", f"next-bracket pairs led by score {points(s)}", ((-1, v) for v in by_level[s])))
     return out
 
 
@@ -211,7 +212,7 @@ def _repeated_floaters_by_level(bm: BracketModel, ago: int, criterion: str, deta
     for p in bm.bracket:
         if bm.state.players[p].float_in(ago) is Float.DOWN:
             by_level.setdefault(bm.score[p], []).append(bm.df[p])
-    return [bm.term(criterion, f"{detail} at score {s}", ((1, v) for v in by_level[s])) for s in _levels(set(by_level))]
+    return [bm.term(criterion, f"{detail} at score {points(s)}", ((1, v) for v in by_level[s])) for s in _levels(set(by_level))]
 
 
 def _upfloat_pairs_by_level(bm: BracketModel, ago: int, criterion: str, detail: str) -> list[Term]:
@@ -224,7 +225,7 @@ def _upfloat_pairs_by_level(bm: BracketModel, ago: int, criterion: str, detail: 
         hi, lo = (p, q) if bm.score[p] > bm.score[q] else (q, p)
         if bm.state.players[lo].float_in(ago) is Float.UP:
             by_level.setdefault(bm.score[hi], []).append(v)
-    return [bm.term(criterion, f"{detail} at MDP score {s}", ((1, v) for v in by_level[s])) for s in _levels(set(by_level))]
+    return [bm.term(criterion, f"{detail} at MDP score {points(s)}", ((1, v) for v in by_level[s])) for s in _levels(set(by_level))]
 
 
 @criterion("C18")

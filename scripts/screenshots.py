@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""The pictures in docs/: the explain page and the check report, rendered by headless
+Chromium at a desktop and a phone width.
+
+    scripts/screenshots.py [--chromium /usr/bin/chromium] [--out docs/img]
+
+The tournament is a corpus file with invented names (one of them full of markup, to
+show it is escaped); the check report is of a copy with two rounds tampered with.
+Writes explain.html, check.html and their PNGs into --out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from cpsat_pairing.apps.check import check  # noqa: E402
+from cpsat_pairing.dutch.rounds import pair  # noqa: E402
+from cpsat_pairing.formats import read_trf, write_trf  # noqa: E402
+from cpsat_pairing.interface.explain_html import round_page  # noqa: E402
+from cpsat_pairing.interface.report_html import render  # noqa: E402
+from cpsat_pairing.testing import mutate  # noqa: E402
+from cpsat_pairing.testing.corpus import prepared_round  # noqa: E402
+
+SOURCE = ROOT / "tests" / "fixtures" / "corpus" / "dutch-2026" / "dev" / "t000182.trf"
+NAMES = [
+    "Halvorsen, Ingrid", "Okafor, Chidi", "Lindqvist, Jonas", "Moreau, Élodie", "Petrović, Luka", "Ahmadi, Sara",
+    "Kowalski, Marek", "Nakamura, Yui", "Oliveira, Tiago", "Brennan, <b>Aoife</b> & co", "Schulz, Matthias",
+    "Haddad, Leila", "Novak, Tomáš", "Fischer, Anna", "Ivanova, Daria", "Costa, Rui", "Meyer, Lena",
+    "Dubois, Hugo", "Sato, Kenji",
+]
+
+
+def shoot(chromium: str, page: Path, png: Path, width: int, height: int) -> None:
+    with tempfile.TemporaryDirectory() as profile:
+        subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                        f"--user-data-dir={profile}", "--hide-scrollbars", f"--window-size={width},{height}",
+                        f"--screenshot={png}", page.resolve().as_uri()], check=True, capture_output=True, timeout=120)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--chromium", default="/usr/bin/chromium")
+    ap.add_argument("--out", default=str(ROOT / "docs" / "img"))
+    a = ap.parse_args()
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    t = read_trf(SOURCE)
+    t = replace(t, name="Club Open 2026", players=tuple(replace(p, name=NAMES[(p.id - 1) % len(NAMES)])
+                                                      for p in t.players))
+    from cpsat_pairing.formats import parse_trf
+
+    before = parse_trf(prepared_round(t, 5))
+    result = pair(before, None, "dutch-2026")
+    (out / "explain.html").write_text(round_page(before, result, "dutch-2026", frozenset({3, 10})), encoding="utf-8")
+    tampered = mutate.swap_colours(mutate.swap_opponents(t, 5, 0, 1), 3, 1)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "club-open-2026.trf"
+        path.write_text(write_trf(tampered, t.dialect), encoding="utf-8")
+        report = check(read_trf(path), "dutch-2026", rounds="1-6")
+    report.file = path.name
+    (out / "check.html").write_text(render([report], "dutch-2026"), encoding="utf-8")
+    for name in ("explain", "check"):
+        shoot(a.chromium, out / f"{name}.html", out / f"{name}-desktop.png", 1200, 2000)
+        shoot(a.chromium, out / f"{name}.html", out / f"{name}-phone.png", 390, 1500)
+    print("\n".join(str(p) for p in sorted(out.iterdir())))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
