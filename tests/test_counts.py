@@ -77,6 +77,15 @@ def test_fixed_search_without_the_lp_finds_the_same_first_solution(random_round:
     assert quick.as_pairs() == with_lp.as_pairs() and quick.bye == with_lp.bye
 
 
+def test_the_propagation_budget_scaled_to_the_model_changes_no_pairing(random_round: Path) -> None:
+    """A small model gets a smaller propagation budget (settings.propagation_full_size):
+    the same pairing as with the full budget for every model."""
+    t = read_trf(random_round)
+    scaled = pair(t)
+    full = pair(t, settings=SolverSettings(propagation_full_size=1))
+    assert scaled.as_pairs() == full.as_pairs() and scaled.bye == full.bye
+
+
 def _player(pid: int, last: Colour) -> PlayerState:
     """A player with one game played: he prefers the other colour (strongly)."""
     return PlayerState(

@@ -23,7 +23,8 @@ def first_in_order(lex: LexSolver, decisions: Sequence[cp_model.IntVar], budget:
     return False if there is none, and None (nothing kept) if the search with the LP
     used up `budget` (deterministic time).
 
-    Propagation alone (no LP) runs first, within `propagation_budget`: with the class
+    Propagation alone (no LP) runs first, within `propagation_budget` (less for a small
+    model, `propagation_full_size`): with the class
     counts (counts.py) it refutes the candidates of a big bracket by itself, and the
     LP's re-solve at every decision would be most of the search.  Where it does not,
     the search soon thrashes and stops at that budget; the search with the LP then
@@ -43,7 +44,10 @@ def first_in_order(lex: LexSolver, decisions: Sequence[cp_model.IntVar], budget:
     strategy.variables.extend([*decided, *completion])  # by index
     strategy.variable_selection_strategy = cp_model.CHOOSE_FIRST
     strategy.domain_reduction_strategy = cp_model.SELECT_MAX_VALUE
-    solver, status = _fixed_search(lex, lex.settings.propagation_budget, lp=False)
+    settings = lex.settings
+    size = len(model.proto.variables)
+    solver, status = _fixed_search(lex, settings.propagation_budget * min(1.0, size / settings.propagation_full_size),
+                                   lp=False)
     if not has_solution(status) and status != cp_model.INFEASIBLE:
         solver, status = _fixed_search(lex, budget, lp=True)
     model.proto.search_strategy.clear()

@@ -30,6 +30,11 @@ class SolverSettings:
     # The transposition's fixed search: on propagation alone first, then with the LP,
     # then (past both) the partner tiers one by one.
     propagation_budget: float = 0.5
+    # A model with fewer variables gets a proportionally smaller propagation budget: the
+    # LP search settles a small model in a few milliseconds where propagation alone can
+    # thrash until its budget (a search that would succeed takes a few work units per
+    # thousand variables).
+    propagation_full_size: int = 5000
     fixed_search_budget: float = 20.0
     # The bracket models tried, most relaxed first (dutch/e2026/procedure.py); the last
     # must be "exact".
