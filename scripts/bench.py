@@ -32,7 +32,7 @@ import json, resource, sys, time
 t0 = time.perf_counter()
 from cpsat_pairing.dutch.rounds import pair
 from cpsat_pairing.solver.cpsat import STATS
-from cpsat_pairing.interface.render import bbp_pair_list
+from cpsat_pairing.interface.views.render import bbp_pair_list
 from cpsat_pairing.formats import read_trf
 p = pair(read_trf(sys.argv[1]), edition=sys.argv[2])
 print(json.dumps({"pairs": bbp_pair_list(p), "solve_s": STATS["solve_seconds"],

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every round of a corpus as each client program would hand it to its engine.
 
-    scripts/clients.py CORPUS_DIR [--clients heltour,lichess,...] [--year Y] [--jobs J] [--limit N]
+    scripts/clients.py CORPUS_DIR_OR_FILES... [--clients heltour,lichess,...] [--year Y] [--jobs J] [--limit N]
 
 For every file and every round R (from 2 for clients that state no initial colour),
 the client's file for round R is written (cpsat_pairing/testing/clients.py), paired
@@ -64,14 +64,18 @@ def one_file(task: tuple[str, list[str], int]) -> list[tuple[str, str, int, bool
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("corpus")
+    ap.add_argument("paths", nargs="+")
     ap.add_argument("--clients", default=",".join(sorted(CLIENTS)))
     ap.add_argument("--year", type=int, default=2026)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--limit", type=int, default=0)
     a = ap.parse_args()
     names = a.clients.split(",")
-    files = sorted(str(f) for f in Path(a.corpus).glob("*.trf"))[: a.limit or None]
+    files: list[str] = []
+    for p in a.paths:
+        path = Path(p)
+        files += sorted(str(f) for f in path.glob("*.trf")) if path.is_dir() else [str(path)]
+    files = files[: a.limit or None]
     t0 = time.perf_counter()
     results: list[tuple[str, str, int, bool, str]] = []
     tasks = [(f, names, a.year) for f in files]

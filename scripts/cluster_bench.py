@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from cpsat_pairing.apps import batch as dist
 from cpsat_pairing.apps.batch import check_files  # noqa: E402
 from cpsat_pairing.apps.check import FileCheck, counts  # noqa: E402
-from cpsat_pairing.interface.check_view import file_json  # noqa: E402
+from cpsat_pairing.interface.views.check import file_json  # noqa: E402
 
 
 def _strip(reports: list[FileCheck]) -> list[dict]:

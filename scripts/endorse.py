@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from cpsat_pairing.apps import generate as gen
 from cpsat_pairing.apps.batch import check_files  # noqa: E402
 from cpsat_pairing.apps.check import Verdict, counts  # noqa: E402
-from cpsat_pairing.interface.check_view import summary_text, to_json  # noqa: E402
+from cpsat_pairing.interface.views.check import summary_text, to_json  # noqa: E402
 
 
 def _fmt(seconds: float) -> str:

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from cpsat_pairing.apps.check import Verdict, check_tournament  # noqa: E402
 from cpsat_pairing.domain.state import round_exists  # noqa: E402
 from cpsat_pairing.formats import read_trf, write_trf  # noqa: E402
-from cpsat_pairing.interface.check_view import summary_text  # noqa: E402
+from cpsat_pairing.interface.views.check import summary_text  # noqa: E402
 from cpsat_pairing.testing.mutate import mutations  # noqa: E402
 
 def main() -> int:

@@ -24,8 +24,8 @@ sys.path.insert(0, str(ROOT))
 from cpsat_pairing.apps.check import check  # noqa: E402
 from cpsat_pairing.dutch.rounds import pair  # noqa: E402
 from cpsat_pairing.formats import read_trf, write_trf  # noqa: E402
-from cpsat_pairing.interface.explain_html import round_page  # noqa: E402
-from cpsat_pairing.interface.report_html import render  # noqa: E402
+from cpsat_pairing.interface.views.round_page import round_page  # noqa: E402
+from cpsat_pairing.interface.views.report import render  # noqa: E402
 from cpsat_pairing.testing import mutate  # noqa: E402
 from cpsat_pairing.testing.corpus import prepared_round  # noqa: E402
 

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from cpsat_pairing import Tier, TierKind, Verdict, load_edition, read_trf, write_trf
 from cpsat_pairing.apps.check import file_round, parse_rounds
 from cpsat_pairing.apps.compare import Difference, DifferenceKind
-from cpsat_pairing.interface.check_view import describe
+from cpsat_pairing.interface.views.check import describe
 from cpsat_pairing.interface.cli import app, main
 from cpsat_pairing.testing import mutate
 

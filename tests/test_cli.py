@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from cpsat_pairing import __version__
 
-from cpsat_pairing.interface import cmd_files
+from cpsat_pairing.interface.commands import files
 
 from cpsat_pairing import examples
 from cpsat_pairing.interface.cli import app, main
@@ -161,7 +161,7 @@ def test_unexpected_error_exit_2(monkeypatch: pytest.MonkeyPatch) -> None:
     def boom(*args: object, **kwargs: object) -> str:
         raise RuntimeError("kaboom\nsecond line")
 
-    monkeypatch.setattr(cmd_files, "write_trf", boom)
+    monkeypatch.setattr(files, "write_trf", boom)
     result = runner.invoke(app, ["convert", str(CORPUS_FILE), "--to", "trf16"])
     assert result.exit_code == 2
     assert result.stderr.strip().splitlines() == [

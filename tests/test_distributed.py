@@ -23,7 +23,7 @@ from cpsat_pairing.apps import batch as dist
 from cpsat_pairing.apps import generate as gen
 from cpsat_pairing.apps.batch import check_files
 from cpsat_pairing.apps.check import counts
-from cpsat_pairing.interface.check_view import file_json
+from cpsat_pairing.interface.views.check import file_json
 from cpsat_pairing.interface.cli import app
 
 N_FILES = 20

@@ -128,7 +128,7 @@ def test_trace_speaks_2013() -> None:
 def test_explain_numbers_the_generation_order_and_colours_as_the_2013_text() -> None:
     """The 2013 text calls the generation order D.1-D.3 and the colour rules E.1-E.5."""
     from cpsat_pairing.apps.explain import explain
-    from cpsat_pairing.interface.explain_view import explanation_json
+    from cpsat_pairing.interface.views.explain import explanation_json
 
     t = read_trf(CORPUS_2013 / "j000047.trf")
     t = dataclasses.replace(t, total_rounds=t.rounds_played)

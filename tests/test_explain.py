@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 from cpsat_pairing import WhyNot, explain, pair, read_trf, why_not
 from cpsat_pairing.apps.explain import WhyNotStatus
 from cpsat_pairing.interface.cli import app
-from cpsat_pairing.interface.explain_view import why_not_reason
+from cpsat_pairing.interface.views.explain import why_not_reason
 
 from helpers import CORPUS
 

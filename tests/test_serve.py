@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from cpsat_pairing.formats import read_trf
-from cpsat_pairing.interface.cmd_serve import serve_lines, wsgi_app
+from cpsat_pairing.interface.commands.serve import serve_lines, wsgi_app
 from cpsat_pairing.interface.service import handle
 from cpsat_pairing.testing.corpus import prepared_round, recorded
 

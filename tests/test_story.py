@@ -16,7 +16,7 @@ from cpsat_pairing.domain.tournament import Colour, Tournament
 from cpsat_pairing.dutch.rounds import pair
 from cpsat_pairing.formats import read_trf
 from cpsat_pairing.interface.cli import app
-from cpsat_pairing.interface.story_view import Names, sentences, story_json
+from cpsat_pairing.interface.views.story import Names, sentences, story_json
 from cpsat_pairing.testing.corpus import as_replayed
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -2,7 +2,7 @@
 
 The commands are registered by importing their modules, in the order `--help` lists
 them.  To add one, write a function decorated with `@app.command()` and `@cli_errors`
-in a `cmd_*.py` module (its tournament from `load_tournament(path)`) and import it here.
+in a module of `commands/` (its tournament from `load_tournament(path)`) and import it here.
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ import typer
 from cpsat_pairing.errors import ExitCode
 # isort: off
 # Registering the commands: the order of these imports is the order of `--help`.
-from cpsat_pairing.interface import cmd_files  # noqa: F401  (info, convert)
-from cpsat_pairing.interface import cmd_pair  # noqa: F401
-from cpsat_pairing.interface import cmd_check  # noqa: F401
-from cpsat_pairing.interface import cmd_explain  # noqa: F401
-from cpsat_pairing.interface import cmd_generate  # noqa: F401
-from cpsat_pairing.interface import cmd_serve  # noqa: F401
+from cpsat_pairing.interface.commands import files  # noqa: F401  (info, convert)
+from cpsat_pairing.interface.commands import pair  # noqa: F401
+from cpsat_pairing.interface.commands import check  # noqa: F401
+from cpsat_pairing.interface.commands import explain  # noqa: F401
+from cpsat_pairing.interface.commands import generate  # noqa: F401
+from cpsat_pairing.interface.commands import serve  # noqa: F401
 # isort: on
 from cpsat_pairing.interface import doors
 from cpsat_pairing.interface.console import PROG, app, settings

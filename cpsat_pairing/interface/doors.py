@@ -264,7 +264,7 @@ def _check(source: str, only: int | None, checklist: str | None, wants: bool, st
     from cpsat_pairing.domain.state import round_exists
     from cpsat_pairing.dutch.boards import infer_initial_colour
     from cpsat_pairing.dutch.edition import edition_for
-    from cpsat_pairing.interface.check_view import checker_lines
+    from cpsat_pairing.interface.views.check import checker_lines
 
     t = _read(source)
     if isinstance(t, int):

@@ -1,4 +1,4 @@
-"""The warm service's requests and answers, as plain data (no I/O: cmd_serve.py reads
+"""The warm service's requests and answers, as plain data (no I/O: commands/serve.py reads
 and writes them, as JSON lines or over HTTP).
 
 A request is a JSON object:
@@ -96,7 +96,7 @@ def _run(op: str, trf: str, edition: str | None, rnd: int | None) -> dict[str, A
 
     if op == "check":
         from cpsat_pairing.apps.check import check_data
-        from cpsat_pairing.interface.check_view import to_json
+        from cpsat_pairing.interface.views.check import to_json
 
         report = check_data(trf.encode("utf-8"), "<request>", edition, None if rnd is None else str(rnd))
         if report.error is not None:
@@ -104,12 +104,12 @@ def _run(op: str, trf: str, edition: str | None, rnd: int | None) -> dict[str, A
         return to_json([report], report.edition or "")
     t = parse_trf(trf, source="<request>")
     if op == "info":
-        from cpsat_pairing.interface.cmd_files import info_summary
+        from cpsat_pairing.interface.commands.files import info_summary
 
         return info_summary(t)
     from cpsat_pairing.dutch.rounds import pair
     from cpsat_pairing.formats.pair_list import write_pair_list
-    from cpsat_pairing.interface.render import pairing_to_dict
+    from cpsat_pairing.interface.views.render import pairing_to_dict
 
     choice = edition_for(t, edition)
     if rnd is None and t.total_rounds is not None and t.rounds_played >= t.total_rounds:

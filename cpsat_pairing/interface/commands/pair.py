@@ -57,7 +57,7 @@ def pair(
     """Pair the next round (or re-pair round R) by the FIDE Dutch system."""
     from cpsat_pairing.dutch.rounds import pair as engine_pair
     from cpsat_pairing.interface.progress import progress_on_stderr
-    from cpsat_pairing.interface.render import (
+    from cpsat_pairing.interface.views.render import (
         bbp_pair_list,
         pairing_table,
         pairing_to_dict,
@@ -106,7 +106,7 @@ def pair(
 def explanation(t: Tournament, result: Any, edition: str) -> tuple[dict[str, Any], Any]:
     """`explain`'s data and its rich rendering for a pairing just made."""
     from cpsat_pairing.apps.explain import explain as explain_pairing
-    from cpsat_pairing.interface.explain_view import (
+    from cpsat_pairing.interface.views.explain import (
         explanation_json,
         explanation_renderable,
     )

@@ -9,7 +9,7 @@ from cpsat_pairing.apps.story import Candidate, PlayerStory, Role, Ruled
 from cpsat_pairing.domain.state import PrefKind
 from cpsat_pairing.domain.tournament import Colour, Tournament
 from cpsat_pairing.formats import points_text
-from cpsat_pairing.interface.check_view import reference, shown
+from cpsat_pairing.interface.views.check import reference, shown
 
 _ABSENCE = {"H": "a half-point bye", "=": "a half-point bye", "F": "a full-point bye", "+": "a full-point bye",
             "Z": "absent (zero points)", "-": "absent (zero points)"}

@@ -16,7 +16,7 @@ from cpsat_pairing.apps.explain import (
 )
 from cpsat_pairing.dutch.edition import Edition
 from cpsat_pairing.formats import format_points
-from cpsat_pairing.interface.check_view import (
+from cpsat_pairing.interface.views.check import (
     describe,
     difference_dict,
     rule_text,

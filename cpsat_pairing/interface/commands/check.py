@@ -69,7 +69,7 @@ def check(
     """Check every round of the files (see CHECK_HELP)."""
     from cpsat_pairing.apps.batch import check_files
     from cpsat_pairing.apps.check import exit_code, parse_rounds
-    from cpsat_pairing.interface.check_view import (
+    from cpsat_pairing.interface.views.check import (
         file_table,
         summary_line,
         summary_table,
@@ -98,7 +98,7 @@ def check(
     if len(reports) == 1 and reports[0].error:
         fail(reports[0].error, ExitCode(reports[0].exit_code))
     if html is not None:
-        from cpsat_pairing.interface.report_html import render
+        from cpsat_pairing.interface.views.report import render
 
         write_output(render(reports, edition), html)
     if fmt is TableOrJson.json:

@@ -16,7 +16,7 @@ from cpsat_pairing.dutch.edition import load_edition
 from cpsat_pairing.dutch.result import Pairing
 from cpsat_pairing.formats import append_round, format_points, write_trf
 from cpsat_pairing.formats.pair_list import write_pair_list
-from cpsat_pairing.interface.check_view import rule_text
+from cpsat_pairing.interface.views.check import rule_text
 
 
 def _pts(x: Fraction) -> str:

@@ -20,9 +20,9 @@ from cpsat_pairing.domain.tournament import Tournament
 from cpsat_pairing.dutch.edition import as_edition
 from cpsat_pairing.dutch.result import Pairing
 from cpsat_pairing.formats import points_text
-from cpsat_pairing.interface.check_view import rule_text, shown
-from cpsat_pairing.interface.explain_view import compact_tiers
-from cpsat_pairing.interface.story_view import Names, sentences
+from cpsat_pairing.interface.views.check import rule_text, shown
+from cpsat_pairing.interface.views.explain import compact_tiers
+from cpsat_pairing.interface.views.story import Names, sentences
 from cpsat_pairing.version import __version__
 
 _ABSENT = {"H": "half-point bye", "=": "half-point bye", "F": "full-point bye", "+": "full-point bye"}
@@ -32,14 +32,14 @@ _ABSENT = {"H": "half-point bye", "=": "half-point bye", "F": "full-point bye", 
 def environment() -> jinja2.Environment:
     """The templates, autoescaped (every value is text, never markup)."""
     return jinja2.Environment(
-        loader=jinja2.PackageLoader("cpsat_pairing.interface", "templates"),
+        loader=jinja2.PackageLoader("cpsat_pairing.interface.views", "templates"),
         autoescape=jinja2.select_autoescape(default=True, default_for_string=True),
         trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined,
     )
 
 
 def css() -> str:
-    return resources.files("cpsat_pairing.interface").joinpath("templates/page.css").read_text(encoding="utf-8")
+    return resources.files("cpsat_pairing.interface.views").joinpath("templates/page.css").read_text(encoding="utf-8")
 
 
 def person(t: Tournament, st: RoundState | None, pid: int, mark: str = "", mdp: bool = False) -> dict[str, Any]:

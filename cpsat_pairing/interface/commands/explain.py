@@ -13,7 +13,7 @@ from cpsat_pairing.domain.tournament import Tournament
 from cpsat_pairing.errors import ExitCode
 
 # --- pair ------------------------------------------------------------------------------
-from cpsat_pairing.interface.cmd_pair import explanation
+from cpsat_pairing.interface.commands.pair import explanation
 from cpsat_pairing.interface.console import (
     EPILOG,
     FileArg,
@@ -77,7 +77,7 @@ def explain_command(
     """Explain one round (see EXPLAIN_HELP)."""
     from cpsat_pairing.apps.explain import why_not as why_not_pairing
     from cpsat_pairing.dutch.rounds import pair as engine_pair
-    from cpsat_pairing.interface.explain_view import why_not_json, why_not_renderable
+    from cpsat_pairing.interface.views.explain import why_not_json, why_not_renderable
 
     t = load_tournament(file)
     edition = file_edition(t, edition).name
@@ -104,12 +104,12 @@ def explain_command(
     result = engine_pair(t, rnd, edition)
     chosen = [resolve_player(t, text, file) for text in player or []]
     if html is not None:
-        from cpsat_pairing.interface.explain_html import round_page
+        from cpsat_pairing.interface.views.round_page import round_page
 
         write_output(round_page(t, result, edition, frozenset(chosen)), html)
     if chosen:
         from cpsat_pairing.apps.story import story
-        from cpsat_pairing.interface.story_view import Names, sentences, story_json
+        from cpsat_pairing.interface.views.story import Names, sentences, story_json
 
         names = Names(t)
         told = [story(t, rnd, pid, edition, result) for pid in chosen]

@@ -3,7 +3,7 @@ fetched): a strip of rounds coloured by verdict at the top of each file, then pe
 the verdict and, where it differs, the rules' pairing and the file's side by side
 (differing boards marked) and the criteria that differ, the deciding one highlighted.
 
-Built from the same data as the JSON report (check_view.round_json) and a template
+Built from the same data as the JSON report (views.check.round_json) and a template
 (templates/check.html.j2) that escapes every value."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import Any
 
 from cpsat_pairing.apps.check import FileCheck, Verdict, counts
 from cpsat_pairing.formats import points_text
-from cpsat_pairing.interface.check_view import round_json, summary_line
-from cpsat_pairing.interface.explain_html import css, environment
+from cpsat_pairing.interface.views.check import round_json, summary_line
+from cpsat_pairing.interface.views.round_page import css, environment
 from cpsat_pairing.version import __version__
 
 
