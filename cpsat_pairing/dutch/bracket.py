@@ -19,7 +19,7 @@ from ortools.sat.python import cp_model
 
 from cpsat_pairing.domain.compat import Compatibility
 from cpsat_pairing.domain.state import RoundState
-from cpsat_pairing.dutch.model import PairIndices
+from cpsat_pairing.dutch.model import PairIndices, odd_sets
 from cpsat_pairing.solver.bounds import CountBound
 from cpsat_pairing.solver.lex import LexSolver
 from cpsat_pairing.solver.repair import repair
@@ -219,23 +219,8 @@ class BracketModel(PairIndices):
         They strengthen the matching relaxation (CP-SAT's LP sees fractional odd cycles
         otherwise); they cut off no integer solution.
         """
-        groups: list[list[int]] = []
-        by_score: dict[Fraction, list[int]] = {}
-        for p in self.players:
-            by_score.setdefault(self.score[p], []).append(p)
-        prefix: list[int] = []
-        for s in sorted(by_score, reverse=True):
-            groups.append(by_score[s])
-            prefix = prefix + by_score[s]
-            groups.append(list(prefix))
-        groups.append(list(self.bracket))
-        seen: set[frozenset[int]] = set()
-        for g in groups:
-            key = frozenset(g)
-            if len(g) % 2 == 0 or key in seen or len(g) == len(self.remaining):
-                continue
-            seen.add(key)
-            self.model.add(sum(v for p in g for v in self._leaving(p, key)) >= 1)
+        for members, key in odd_sets(self.players, self.score, self.bracket, len(self.remaining)):
+            self.model.add(sum(v for p in members for v in self._leaving(p, key)) >= 1)
 
     def _leaving(self, p: int, g: frozenset[int]) -> list[cp_model.IntVar]:
         """Variables that pair p with someone outside the set g (or leave p unpaired)."""

@@ -21,9 +21,12 @@ from cpsat_pairing.domain.compat import Compatibility
 from cpsat_pairing.domain.state import RoundState, build_state
 from cpsat_pairing.domain.tournament import Tournament
 from cpsat_pairing.dutch.boards import make_boards
+from cpsat_pairing.dutch.bracket import BracketModel
 from cpsat_pairing.dutch.edition import Edition
 from cpsat_pairing.dutch.result import BracketTrace, Pair, Pairing
+from cpsat_pairing.dutch.unpairable import no_valid_pairing
 from cpsat_pairing.formats.layout import points_text as points
+from cpsat_pairing.solver.cpsat import InfeasibleError
 from cpsat_pairing.solver.settings import SolverSettings
 
 
@@ -144,3 +147,16 @@ def pair_round(
     bye = rc.mdps[0] if rc.mdps else None
     boards = make_boards(t, st, rc.pairs, ed)
     return Pairing(rnd, ed.name, boards, bye, sorted(st.absent), rc.brackets, rc.pab_score)
+
+
+def first_solution(bm: BracketModel, rc: RoundContext) -> None:
+    """A bracket model's first incumbent: the pairs `rc` forces (scoring a given
+    pairing), then the witness when it fits, else a solve; none at all means the round
+    has no valid pairing, which is said with who and why."""
+    if rc.forced is not None:
+        bm.force(rc.forced)
+    if not bm.start_from(rc.witness):
+        try:
+            bm.solver.solve()
+        except InfeasibleError:
+            raise no_valid_pairing(rc.state, rc.remaining, rc.compatible) from None

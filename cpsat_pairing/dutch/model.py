@@ -63,3 +63,31 @@ class PairModel(BracketView, Protocol):
     def bracket_result(self) -> tuple[list[Pair], list[int]]:
         """The incumbent's pairs inside the bracket and its downfloaters."""
         ...
+
+
+def odd_sets(players: Iterable[int], score: dict[int, Fraction], bracket: Iterable[int], whole: int,
+             bracket_first: bool = False) -> list[tuple[list[int], frozenset[int]]]:
+    """The sets an odd-set cut is made for: each score group, each prefix of the score
+    groups (top down) and the bracket, those of odd size, once each, except the whole
+    field (`whole` players, which a complete pairing may leave one short).  The order
+    is the order the cuts are added in (`bracket_first` puts the bracket first); each
+    set comes as its members in that order and as a set."""
+    by_score: dict[Fraction, list[int]] = {}
+    for p in players:
+        by_score.setdefault(score[p], []).append(p)
+    groups: list[list[int]] = [list(bracket)] if bracket_first else []
+    prefix: list[int] = []
+    for s in sorted(by_score, reverse=True):
+        groups.append(by_score[s])
+        prefix = prefix + by_score[s]
+        groups.append(list(prefix))
+    if not bracket_first:
+        groups.append(list(bracket))
+    out: list[tuple[list[int], frozenset[int]]] = []
+    seen: set[frozenset[int]] = set()
+    for g in groups:
+        key = frozenset(g)
+        if len(g) % 2 == 1 and key not in seen and len(g) != whole:
+            seen.add(key)
+            out.append((g, key))
+    return out

@@ -24,11 +24,15 @@ What is specific to 2013 here:
 from __future__ import annotations
 
 from cpsat_pairing.dutch.bracket import BracketModel
-from cpsat_pairing.dutch.loop import Bracket, RoundContext, residents_bracket
+from cpsat_pairing.dutch.loop import (
+    Bracket,
+    RoundContext,
+    first_solution,
+    residents_bracket,
+)
 from cpsat_pairing.dutch.order import generation_order
 from cpsat_pairing.dutch.registry import CRITERIA
 from cpsat_pairing.dutch.result import BracketTrace, Pair
-from cpsat_pairing.dutch.unpairable import no_valid_pairing
 from cpsat_pairing.errors import NoValidPairing
 from cpsat_pairing.solver.cpsat import STATS, InfeasibleError
 from cpsat_pairing.solver.terms import Term
@@ -47,13 +51,7 @@ def _solve(rc: RoundContext, players: list[int], mdps: list[int], next_group: li
         rc.state, rc.remaining, players, frozenset(mdps), next_group, rc.compatible, rc.pab_allowed,
         settings=rc.settings, lazy=kind != "exact",
     )
-    if rc.forced is not None:
-        bm.force(rc.forced)
-    if not bm.start_from(rc.witness):
-        try:
-            bm.solver.solve()
-        except InfeasibleError:
-            raise no_valid_pairing(rc.state, rc.remaining, rc.compatible) from None
+    first_solution(bm, rc)
     terms: list[Term] = []
     for name in rc.edition.quality:
         terms += CRITERIA[name](bm)

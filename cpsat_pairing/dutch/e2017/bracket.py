@@ -26,7 +26,7 @@ from typing import Callable, Iterable
 from ortools.sat.python import cp_model
 
 from cpsat_pairing.domain.state import RoundState
-from cpsat_pairing.dutch.model import PairIndices
+from cpsat_pairing.dutch.model import PairIndices, odd_sets
 from cpsat_pairing.solver.lex import LexSolver
 from cpsat_pairing.solver.settings import DEFAULT_SETTINGS, SolverSettings
 
@@ -104,23 +104,9 @@ class BracketModel2017(PairIndices):
         """Odd-set cuts for the complete matching (each score group, each prefix, the
         bracket): an odd set with nobody unpaired sends a pair out.  They remove no
         integer solution; they keep CP-SAT's LP away from fractional odd cycles."""
-        groups: list[list[int]] = [list(self.bracket)]
-        by_score: dict[Fraction, list[int]] = {}
-        for p in self.players:
-            by_score.setdefault(self.score[p], []).append(p)
-        prefix: list[int] = []
-        for s in sorted(by_score, reverse=True):
-            groups.append(by_score[s])
-            prefix = prefix + by_score[s]
-            groups.append(list(prefix))
-        seen: set[frozenset[int]] = set()
-        for g in groups:
-            key = frozenset(g)
-            if len(g) % 2 == 0 or key in seen or len(g) == len(self.players):
-                continue
-            seen.add(key)
-            out = [v for p in g for q, v in self.adj[p] if q not in key]
-            out += [self.u[p] for p in g if p in self.u]
+        for members, key in odd_sets(self.players, self.score, self.bracket, len(self.players), bracket_first=True):
+            out = [v for p in members for q, v in self.adj[p] if q not in key]
+            out += [self.u[p] for p in members if p in self.u]
             self.model.add(sum(out) >= 1)
 
     # -- expressions --------------------------------------------------------------

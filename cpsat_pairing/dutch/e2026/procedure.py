@@ -23,13 +23,21 @@ from fractions import Fraction
 
 from cpsat_pairing.domain.compat import Compatibility
 from cpsat_pairing.domain.state import RoundState
-from cpsat_pairing.dutch.unpairable import no_valid_pairing
 from cpsat_pairing.dutch.aggregate import AggregateBracketModel
 from cpsat_pairing.dutch.bracket import BracketModel
-from cpsat_pairing.dutch.e2026.local import generation_order_keeping_below, solve_locally
-from cpsat_pairing.dutch.loop import Bracket, RoundContext, residents_bracket
+from cpsat_pairing.dutch.e2026.local import (
+    generation_order_keeping_below,
+    solve_locally,
+)
+from cpsat_pairing.dutch.loop import (
+    Bracket,
+    RoundContext,
+    first_solution,
+    residents_bracket,
+)
 from cpsat_pairing.dutch.registry import CRITERIA
 from cpsat_pairing.dutch.result import BracketTrace, Pair
+from cpsat_pairing.dutch.unpairable import no_valid_pairing
 from cpsat_pairing.errors import NoValidPairing, SolveLimitError
 from cpsat_pairing.solver.cpsat import STATS, InfeasibleError
 from cpsat_pairing.solver.matching import LazyAdjacency, is_perfect
@@ -115,13 +123,7 @@ def build_model(rc: RoundContext, bracket: Bracket, kind: str) -> BracketModel:
         rc.pab_allowed, settings=rc.settings, pab_score=rc.pab_score, lazy=kind != "exact",
     )
     STATS["build_seconds"] += time.perf_counter() - start
-    if rc.forced is not None:
-        bm.force(rc.forced)
-    if not bm.start_from(rc.witness):
-        try:
-            bm.solver.solve()
-        except InfeasibleError:
-            raise no_valid_pairing(rc.state, rc.remaining, rc.compatible) from None
+    first_solution(bm, rc)
     return bm
 
 
