@@ -2,11 +2,12 @@
 """The pictures in docs/: the explain page and the check report, rendered by headless
 Chromium at a desktop and a phone width.
 
-    scripts/screenshots.py [--chromium /usr/bin/chromium] [--out docs/img]
+    scripts/screenshots.py [--chromium /usr/bin/chromium] [--out docs/img] [--pages DIR]
 
 The tournament is a corpus file with invented names (one of them full of markup, to
 show it is escaped); the check report is of a copy with two rounds tampered with.
-Writes explain.html, check.html and their PNGs into --out.
+Writes the PNGs into --out; the pages themselves into --pages (default: a temporary
+folder, removed after).
 """
 
 from __future__ import annotations
@@ -50,9 +51,19 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--chromium", default="/usr/bin/chromium")
     ap.add_argument("--out", default=str(ROOT / "docs" / "img"))
+    ap.add_argument("--pages")
     a = ap.parse_args()
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        pages = Path(a.pages) if a.pages else Path(tmp)
+        pages.mkdir(parents=True, exist_ok=True)
+        draw(a.chromium, pages, out)
+    print("\n".join(str(p) for p in sorted(out.iterdir())))
+    return 0
+
+
+def draw(chromium: str, pages: Path, out: Path) -> None:
     t = read_trf(SOURCE)
     t = replace(t, name="Club Open 2026", players=tuple(replace(p, name=NAMES[(p.id - 1) % len(NAMES)])
                                                       for p in t.players))
@@ -60,19 +71,17 @@ def main() -> int:
 
     before = parse_trf(prepared_round(t, 5))
     result = pair(before, None, "dutch-2026")
-    (out / "explain.html").write_text(round_page(before, result, "dutch-2026", frozenset({3, 10})), encoding="utf-8")
+    (pages / "explain.html").write_text(round_page(before, result, "dutch-2026", frozenset({3, 10})), encoding="utf-8")
     tampered = mutate.swap_colours(mutate.swap_opponents(t, 5, 0, 1), 3, 1)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "club-open-2026.trf"
         path.write_text(write_trf(tampered, t.dialect), encoding="utf-8")
         report = check(read_trf(path), "dutch-2026", rounds="1-6")
     report.file = path.name
-    (out / "check.html").write_text(render([report], "dutch-2026"), encoding="utf-8")
+    (pages / "check.html").write_text(render([report], "dutch-2026"), encoding="utf-8")
     for name in ("explain", "check"):
-        shoot(a.chromium, out / f"{name}.html", out / f"{name}-desktop.png", 1200, 2000)
-        shoot(a.chromium, out / f"{name}.html", out / f"{name}-phone.png", 390, 1500)
-    print("\n".join(str(p) for p in sorted(out.iterdir())))
-    return 0
+        shoot(chromium, pages / f"{name}.html", out / f"{name}-desktop.png", 1200, 2000)
+        shoot(chromium, pages / f"{name}.html", out / f"{name}-phone.png", 390, 1500)
 
 
 if __name__ == "__main__":
