@@ -47,8 +47,9 @@ def test_floats_down_through_limbo_and_an_opponent_already_met() -> None:
     assert s.candidates[0].player == 5 and s.candidates[0].ruled is Ruled.ABSOLUTE
     text = told(t, 7, 3)
     assert text[0] == "Test0003 Player0003 (3, rating 2502) starts round 7 with 6 points; that is his score group."
-    assert text[1] == "His own bracket (6) does not pair him: he floats down."
-    assert text[2] == "In the bracket of 4 he is an MDP that is not paired (Limbo): he moves down again."
+    assert text[1] == "His own bracket, 6 (he is alone in it), does not pair him: he floats down."
+    assert text[2] == ("In the bracket of 4 (3 players, 1 pair: 1 left over) he is an MDP that is not paired "
+                       "(Limbo): he moves down again.")
     assert text[3] == "He is paired in the bracket of 3.5 as an MDP (moved down from 6), in S1."
     assert text[4].startswith("He plays Test0009 Player0009 (9, rating 2145, 3.5 points). That is a downfloat")
     assert "  Not Test0005 Player0005 (5): [C1] 3 and 5 have already played each other." in text

@@ -69,7 +69,10 @@ class Passage:
     paired: bool  # False: he was left unpaired and moved down (or got the PAB)
     mdps: int = 0  # M0: the MDPs that entered the bracket
     pairs: int = 0  # the pairs made in it (2013: P0 when it is the maximum)
+    players: int = 0  # residents and MDPs
+    floating: int = 0  # the players it leaves unpaired (they move down, or one takes the PAB)
     tiers: tuple[Tier, ...] = ()  # its non-zero tiers
+
 
 @dataclass
 class PlayerStory:
@@ -142,7 +145,9 @@ def story(
     paired_in: BracketExplanation | None = None
     for br, as_mdp in where:
         paired = any(pid in pq for pq in br.pairs)
-        out.passages.append(Passage(br.score, as_mdp, paired, len(br.mdps), len(br.pairs), tuple(br.tiers)))
+        size = len(br.residents) + len(br.mdps)
+        out.passages.append(Passage(br.score, as_mdp, paired, len(br.mdps), len(br.pairs), size,
+                                    size - 2 * len(br.pairs), tuple(br.tiers)))
         if paired:
             paired_in = br
             out.role = Role.MDP if as_mdp else Role.RESIDENT

@@ -72,6 +72,16 @@ def candidate_sentence(s: PlayerStory, c: Candidate, names: Names) -> str:
     return f"Not {other}: the pairing with them is worse on {d.kind.value}."
 
 
+def _why_left(passage: Any) -> str:
+    """How many the bracket could not pair: the reason someone floats."""
+    if not passage.players:
+        return ""
+    if passage.players == 1:
+        return " (he is alone in it)"
+    made = f"{passage.pairs} pair{'s' if passage.pairs != 1 else ''}"
+    return f" ({passage.players} players, {made}: {passage.floating} left over)"
+
+
 def _terms_2013(s: PlayerStory, passage: Any) -> str:
     """The 2013 text's own counters for the bracket (C.2: P0, M0, X1, Z1)."""
     if s.edition.procedure != "e2013":
@@ -110,9 +120,11 @@ def sentences(s: PlayerStory, names: Names) -> list[str]:
             out.append(f"{bracket.capitalize()} leaves him unpaired: he is the player left over for the PAB.")
         else:
             if passage.as_mdp:
-                out.append(f"In {bracket} he is an MDP that is not paired (Limbo): he moves down again.")
+                out.append(f"In {bracket}{_why_left(passage)} he is an MDP that is not paired (Limbo): he moves "
+                           "down again.")
             else:
-                out.append(f"His own bracket ({points_text(passage.score)}) does not pair him: he floats down.")
+                out.append(f"His own bracket, {points_text(passage.score)}{_why_left(passage)}, does not pair him: "
+                           "he floats down.")
     if s.bye:
         out.append(
             f"He receives the pairing-allocated bye: he may ({ed.article('pab-eligibility')}: no PAB before and no "
