@@ -68,6 +68,8 @@ def test_readme_service_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyP
     finally:
         server.terminate()
         server.wait(timeout=30)
+        if server.stderr is not None:
+            server.stderr.close()
     out = capsys.readouterr().out
     expected = (DOORS / "t000002_r7.pairs").read_text()
     assert out.count(expected) == 2 and " - " in out
