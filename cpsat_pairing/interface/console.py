@@ -35,7 +35,9 @@ EPILOG = (
     "Exit codes: 0 ok · 1 no valid pairing · 2 unexpected error · "
     "3 invalid input · 4 size or time limit · 5 file access · 10 check: a round differs.\n\n"
     f"Examples: {PROG} info example · {PROG} info t.trf --json · "
-    f"{PROG} convert t.trf --to trf26 -o t26.trf"
+    f"{PROG} convert t.trf --to trf26 -o t26.trf\n\n"
+    f"The other engines' command lines work too, for programs that call them: bbpPairings' "
+    f"({PROG} --dutch t.trf -p [OUT] [-l [LIST]], -c, -g) and JaVaFo's ({PROG} t.trf -p [OUT], -c [R], -g)."
 )
 
 app = typer.Typer(

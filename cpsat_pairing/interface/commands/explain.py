@@ -46,7 +46,7 @@ EXPLAIN_HELP = (
     "explain",
     epilog=EPILOG,
     help=EXPLAIN_HELP,
-    short_help="Explain a round: brackets, tiers, colour rules; --why-not A B.",
+    short_help="Explain a round: brackets, tiers, colour rules; --player N in sentences; --why-not A B; --html.",
 )
 @cli_errors
 def explain_command(
