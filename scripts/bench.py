@@ -2,14 +2,25 @@
 """Benchmark: pair large inputs several times; print medians of wall, CPU, solver and
 model-building time, and peak memory.
 
-    scripts/bench.py [FILES...] [--repeat 3] [--baseline scripts/bench-baseline.json]
-                     [--save scripts/bench-baseline.json] [--generate 1000,2000,5000]
+    scripts/bench.py [FILES...] [--repeat 3] [--generate 1000,2000,5000,9999]
+                     [--edition dutch-2017] [--reference dutch-2026=PATH ...]
+                     [--baseline scripts/bench-baseline.json [--against RELEASE]]
+                     [--save scripts/bench-baseline.json --release RELEASE]
 
 Each run is a fresh process (start-up included, as an arbiter would see it) that reads
 the file, pairs the next round and prints its figures.  Where FILE.<edition>.pairs
-exists beside FILE (the reference engine's pairing), the output is compared with it.
+exists beside FILE (the reference engine's pairing), the output is compared with it
+and that edition is used; other inputs are paired by --edition (default dutch-2026).
 `--generate` adds inputs of those sizes made by scripts/make_large.py (seed 1).
-The machine is small and shared: CPU seconds are steadier than wall seconds.
+
+`--reference EDITION=PATH` names a bbpPairings-compatible executable to time in the
+same run (`PATH --dutch FILE -p OUT`, median of --repeat, inputs of at most
+--reference-max players): the machine's speed drifts between days, so a ratio measured
+in one run is the figure to compare; its pairing is compared with ours too.
+
+The baseline file keeps each release's figures (`{"releases": {RELEASE: {...}}}`):
+`--save --release R` stores this run's under R, keeping the others; `--baseline`
+prints CPU ratios against the last release stored (or `--against R`).
 """
 
 from __future__ import annotations
@@ -58,6 +69,30 @@ def run_once(path: Path, edition: str) -> dict:
     return out
 
 
+def players_in(path: Path) -> int:
+    return sum(1 for line in path.read_text(encoding="utf-8", errors="replace").splitlines() if line.startswith("001"))
+
+
+def run_reference(exe: Path, path: Path) -> tuple[float, str]:
+    """Wall time and pair list of one run of a bbpPairings-compatible engine."""
+    GENERATED.mkdir(exist_ok=True)
+    out = GENERATED / f"{path.stem}.reference.pairs"
+    t0 = time.perf_counter()
+    proc = subprocess.run([str(exe), "--dutch", str(path), "-p", str(out)], capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise SystemExit(f"{exe} on {path.name}: exit {proc.returncode}: {proc.stderr.strip()[-500:]}")
+    return wall, out.read_text()
+
+
+def releases(path: Path | None) -> dict[str, dict[str, dict[str, float | str]]]:
+    """The baseline file's releases (a file of one flat set of figures is one release, "old")."""
+    if path is None or not path.exists():
+        return {}
+    data = json.loads(path.read_text())
+    return data["releases"] if "releases" in data else {"old": data}
+
+
 def reference(path: Path) -> tuple[str, str] | None:
     for ref in sorted(path.parent.glob(path.stem + ".*.pairs")):
         return ref.name.split(".")[1], ref.read_text()
@@ -83,32 +118,52 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="*", type=Path)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--edition", default="dutch-2026", help="for inputs without a reference pairing")
     ap.add_argument("--baseline", type=Path)
+    ap.add_argument("--against", help="the release of --baseline to compare with (default: the last)")
     ap.add_argument("--save", type=Path)
-    ap.add_argument("--generate", default="", help="comma-separated sizes to generate, e.g. 1000,2000,5000")
+    ap.add_argument("--release", help="the name this run's figures are saved under (with --save)")
+    ap.add_argument("--generate", default="", help="comma-separated sizes to generate, e.g. 1000,2000,5000,9999")
+    ap.add_argument("--reference", action="append", default=[], metavar="EDITION=PATH",
+                    help="a bbpPairings-compatible executable timed on that edition's inputs")
+    ap.add_argument("--reference-max", type=int, default=2000, help="largest input the reference is timed on")
     a = ap.parse_args()
+    if a.save and not a.release:
+        ap.error("--save needs --release")
     files = (a.files or DEFAULT) + generated(a.generate)
-    base = json.loads(a.baseline.read_text()) if a.baseline and a.baseline.exists() else {}
-    figures: dict[str, dict[str, float]] = {}
+    stored = releases(a.baseline)
+    against = a.against or (list(stored)[-1] if stored else None)
+    base = stored.get(against, {}) if against else {}
+    yardsticks = dict(item.split("=", 1) for item in a.reference)
+    figures: dict[str, dict[str, float | str]] = {}
     for path in files:
         ref = reference(path)
-        edition = ref[0] if ref else "dutch-2026"
+        edition = ref[0] if ref else a.edition
         runs = [run_once(path, edition) for _ in range(a.repeat)]
         keys = ("wall_s", "cpu_s", "solve_s", "build_s", "solves", "bounded")
         med = {k: statistics.median(r[k] for r in runs) for k in keys}
         peak = max(r["peak_mib"] for r in runs)
         same = "" if ref is None else ("identical to reference" if runs[-1]["pairs"] == ref[1] else "DIFFERS from reference")
         old = base.get(path.name)
-        ratio = f" (x{med['cpu_s'] / old['cpu_s']:.2f} CPU vs baseline)" if old and old.get("cpu_s") else ""
+        ratio = f" (x{med['cpu_s'] / old['cpu_s']:.2f} CPU vs {against})" if old and old.get("cpu_s") else ""
         print(
             f"{path.name}: {edition} median wall {med['wall_s']:.2f}s, CPU {med['cpu_s']:.2f}s{ratio}, "
-            f"solver {med['solve_s']:.2f}s in {med['solves']:.0f} solves ({med['bounded']:.0f} tiers by the count bound), model building {med['build_s']:.2f}s, "
-            f"peak {peak:.0f} MiB {same}",
+            f"solver {med['solve_s']:.2f}s in {med['solves']:.0f} solves ({med['bounded']:.0f} tiers by a bound), "
+            f"model building {med['build_s']:.2f}s, peak {peak:.0f} MiB {same}",
             flush=True,
         )
-        figures[path.name] = {k: round(v, 3) for k, v in med.items()} | {"peak_mib": round(peak, 1)}
+        figures[path.name] = {k: round(v, 3) for k, v in med.items()} | {"peak_mib": round(peak, 1), "edition": edition}
+        exe = yardsticks.get(edition)
+        if exe and players_in(path) <= a.reference_max:
+            timed = [run_reference(Path(exe), path) for _ in range(a.repeat)]
+            wall = statistics.median(t for t, _ in timed)
+            agree = "same pairing" if timed[-1][1] == runs[-1]["pairs"] else "DIFFERENT pairing"
+            print(f"  {Path(exe).name} ({edition}) median wall {wall:.2f}s in this run: ours/theirs "
+                  f"x{med['wall_s'] / wall:.2f}, {agree}", flush=True)
+            figures[path.name] |= {"reference_wall_s": round(wall, 3)}
     if a.save:
-        a.save.write_text(json.dumps(figures, indent=2) + "\n")
+        stored[a.release] = figures
+        a.save.write_text(json.dumps({"releases": stored}, indent=2) + "\n")
     return 0
 
 

@@ -19,7 +19,7 @@ from ortools.sat.python import cp_model
 
 from cpsat_pairing.domain.compat import Compatibility
 from cpsat_pairing.domain.state import RoundState
-from cpsat_pairing.dutch.model import PairIndices, odd_sets
+from cpsat_pairing.dutch.model import PairIndices, odd_sets, window_restrictions
 from cpsat_pairing.solver.bounds import CountBound
 from cpsat_pairing.solver.lex import LexSolver
 from cpsat_pairing.solver.repair import repair
@@ -170,43 +170,13 @@ class BracketModel(PairIndices):
         return CountBound(self)
 
     def optional_pairs(self) -> list[list[int]]:
-        """Pairs of a big model that a solve can first try without (LexSolver.optional),
-        one list per window (`SolverSettings.windows`), for models of at least
-        `SolverSettings.sparse_from` pair variables.
-
-        Within a scoregroup of g players the pairings the rules prefer join places i and
-        i + g/2 (S1 with S2) and, after exchanges and transpositions, places near those;
-        pairs farther than a window's places from both are rarely chosen, and a tier
-        that needs one finds it in the wider window or the full model.  Pairs across
-        scoregroups (MDPs, floaters) are always kept: there are few of them."""
-        windows = self.settings.windows
+        """Pairs of a big model that a solve can first try without (LexSolver.optional;
+        dutch.model.window_restrictions), for models of at least
+        `SolverSettings.sparse_from` pair variables."""
         if len(self.x) < self.settings.sparse_from:
             return []
-        # Scoregroups as small integers: the loop below compares two for every pair variable,
-        # and Fractions compare slowly.
-        group_of: dict[Fraction, int] = {}
-        group: dict[int, int] = {}
-        place: dict[int, int] = {}
-        sizes: list[int] = []
-        for p in self.players:
-            g = group_of.setdefault(self.score[p], len(group_of))
-            if g == len(sizes):
-                sizes.append(0)
-            group[p], place[p] = (-1 if p in self.mdps else g), sizes[g]
-            sizes[g] += 1
-        half = [size // 2 for size in sizes]
-        out: list[list[int]] = [[] for _ in windows]
-        # The pair variables' indices are consecutive, in the order of `x` (_make_pairs).
-        for index, (p, q) in enumerate(self.x, self.first_pair_index):
-            g = group[p]
-            if g < 0 or g != group[q]:
-                continue
-            d = abs(place[p] - place[q])
-            off = min(d, abs(d - half[g]))
-            for level, window in enumerate(windows):
-                if off > window:
-                    out[level].append(index)
-        return [level for level in out if level]
+        indices = range(self.first_pair_index, self.first_pair_index + len(self.x))
+        return window_restrictions(self.players, self.score, self.mdps, zip(self.x, indices), self.settings.windows)
 
     def local_vars(self) -> frozenset[int]:
         """Indices of the variables that describe the bracket alone: its inside pairs and

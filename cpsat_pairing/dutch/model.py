@@ -7,7 +7,7 @@ aggregate model in aggregate.py) and the 2017 model (e2017/bracket.py) both sati
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from functools import cached_property
 from typing import Protocol
@@ -91,3 +91,40 @@ def odd_sets(players: Iterable[int], score: dict[int, Fraction], bracket: Iterab
             seen.add(key)
             out.append((g, key))
     return out
+
+
+def window_restrictions(players: Sequence[int], score: dict[int, Fraction], mdps: frozenset[int],
+                        pairs: Iterable[tuple[Pair, int]], windows: Sequence[int]) -> list[list[int]]:
+    """The pair variables (by index) a big model's solve can first try without
+    (LexSolver.optional), one list per window (`SolverSettings.windows`; `pairs`: each
+    pair with its variable's index, `players` in ranking order).
+
+    Within a scoregroup of g players the pairings the rules prefer join places i and
+    i + g/2 (S1 with S2) and, after exchanges and transpositions, places near those;
+    pairs farther than a window's places from both are rarely chosen, and a tier that
+    needs one finds it in the wider window or the full model.  Pairs across scoregroups
+    (MDPs, floaters) are always kept: there are few of them."""
+    # Scoregroups as small integers: the loop below compares two for every pair
+    # variable, and Fractions compare slowly.
+    group_of: dict[Fraction, int] = {}
+    group: dict[int, int] = {}
+    place: dict[int, int] = {}
+    sizes: list[int] = []
+    for p in players:
+        g = group_of.setdefault(score[p], len(group_of))
+        if g == len(sizes):
+            sizes.append(0)
+        group[p], place[p] = (-1 if p in mdps else g), sizes[g]
+        sizes[g] += 1
+    half = [size // 2 for size in sizes]
+    out: list[list[int]] = [[] for _ in windows]
+    for (p, q), index in pairs:
+        g = group[p]
+        if g < 0 or g != group[q]:
+            continue
+        d = abs(place[p] - place[q])
+        off = min(d, abs(d - half[g]))
+        for level, window in enumerate(windows):
+            if off > window:
+                out[level].append(index)
+    return [level for level in out if level]

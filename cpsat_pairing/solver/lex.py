@@ -318,12 +318,12 @@ class LexSolver:
         if objective is not None:
             set_objective(self.model, *objective)
         if objective is not None and chunk and self.optional:
-            own = sum(w * t.bounds()[0] for t, w in chunk)
+            own = sum(w * self.floor(t) for t, w in chunk)
             least = self.bound(chunk, self.fixed) if self.bound is not None else None
             if least is not None and sum(w * self.value(t) for t, w in chunk) <= least:
                 STATS["bounded"] += 1  # the incumbent is already optimal
                 return
-            if least is not None and self._repaired(chunk) <= least:
+            if self._repaired(chunk) <= (own if least is None else max(own, least)):
                 STATS["bounded"] += 1  # the repaired incumbent is optimal
                 return
             for level in range(len(self.optional)):
@@ -347,6 +347,12 @@ class LexSolver:
         if objective is not None and status != cp_model.OPTIMAL:
             raise SolveLimitError(f"tier not proven optimal (status {solver.status_name(status)})")
         self._keep(solver)
+
+    def floor(self, term: Term) -> int:
+        """The lowest value `term` can take: from its coefficients, or the bound the
+        model proves for it (`Term.least`)."""
+        lo = term.bounds()[0]
+        return lo if term.least is None else max(lo, term.least(self))
 
     def _repaired(self, chunk: Chunk) -> int:
         """Keep `repair`'s proposal if it lowers the chunk's value and the model accepts
@@ -393,9 +399,13 @@ class LexSolver:
                 i += 1
                 continue
             lo, hi = term.bounds()
-            if not term.vars or self.value(term) == lo:
-                self._fix(term, self.value(term))
-                out.append(self.value(term))
+            value = self.value(term)
+            at_least = term.least is not None and value == term.least(self)
+            if not term.vars or value == lo or at_least:
+                if at_least:
+                    STATS["bounded"] += 1
+                self._fix(term, value)
+                out.append(value)
                 i += 1
                 continue
             # Pack this term with the following ones while the weights fit.

@@ -70,6 +70,9 @@ class Term:
     # A tier that applies only in some solutions of the tiers above (e.g. [C9]): asked
     # with the solver once those are fixed.
     active: Callable[[LexSolver], bool] | None = None
+    # A lower bound the model proves once the tiers above are fixed (asked with the
+    # solver then): an incumbent that meets it is optimal without a solve.
+    least: Callable[[LexSolver], int] | None = None
     _indices: list[int] | None = field(default=None, repr=False, compare=False)
 
     @property

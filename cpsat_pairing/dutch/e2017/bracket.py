@@ -19,15 +19,21 @@ colour criteria read both the same way.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from fractions import Fraction
 from typing import Callable, Iterable
 
 from ortools.sat.python import cp_model
 
+from cpsat_pairing.domain.compat import Compatibility
 from cpsat_pairing.domain.state import RoundState
-from cpsat_pairing.dutch.model import PairIndices, odd_sets
+from cpsat_pairing.dutch.model import PairIndices, odd_sets, window_restrictions
+from cpsat_pairing.solver.bounds import CountBound
 from cpsat_pairing.solver.lex import LexSolver
+from cpsat_pairing.solver.matching import max_matching
+from cpsat_pairing.solver.repair import repair
 from cpsat_pairing.solver.settings import DEFAULT_SETTINGS, SolverSettings
 
 Pair = tuple[int, int]
@@ -39,21 +45,30 @@ class BracketModel2017(PairIndices):
     bracket: list[int]  # MDPs then residents, ranking order: BSN = index + 1
     mdps: frozenset[int]
     lower: list[int]  # the following scoregroup (normal) or every player below (special)
-    compatible: Callable[[int, int], bool]
+    compatible: Compatibility
     pab_allowed: frozenset[int]  # [C.2]: who may be left unpaired in a special bracket
     special: bool  # last bracket, PPB or CLB: the round must be completed here
     final: bool = False  # normal bracket whose following scoregroup is the last one
     odd: bool = False  # an odd number of players is left to pair (a PAB is due)
     soft_completion: bool = False  # completion as the first tier instead of a constraint
+    # The lowest score the downfloaters' SDs are measured from (A.8), when not this
+    # model's own: the bracket-alone model measures them as its full model does.
+    sd_base: Fraction | None = None
     settings: SolverSettings = DEFAULT_SETTINGS
     model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
     x: dict[Pair, cp_model.IntVar] = field(default_factory=dict)
     u: dict[int, cp_model.IntVar] = field(default_factory=dict)
     df: dict[int, cp_model.IntVar] = field(default_factory=dict)
     adj: dict[int, list[tuple[int, cp_model.IntVar]]] = field(default_factory=dict)
+    exit: dict[int, cp_model.IntVar] = field(default_factory=dict)  # none: the 2026 lazy model's
+    # The bracket alone (dutch/alone.py): a normal bracket without the players below.
+    local: bool = field(init=False, default=False)
+    next_group: list[int] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
         self.bsn = {p: i + 1 for i, p in enumerate(self.bracket)}
+        self.local = not self.special and not self.lower
+        self.next_group = [] if self.special else list(self.lower)
         self.mdps = frozenset(self.mdps)
         self.in_bracket = frozenset(self.bracket)
         self.residents = [p for p in self.bracket if p not in self.mdps]
@@ -65,16 +80,22 @@ class BracketModel2017(PairIndices):
         # A.8: the downfloaters' artificial score difference is measured from one point
         # below the lowest score in the model (the reference engines' reading: the next
         # scoregroup in a normal bracket, the lowest remaining score in a special one).
-        self.min_score = min(self.score.values())
+        self.min_score = self.sd_base if self.sd_base is not None else min(self.score.values())
+        # Scores in whole units of the smallest fraction they use (half points, as a
+        # rule): the criteria group pairs by SD, and integers hash fast.
+        self.unit = math.lcm(*(x.denominator for x in [*self.score.values(), self.min_score]))
+        self.points = {p: int(x * self.unit) for p, x in self.score.items()}
+        base = int(self.min_score * self.unit) - self.unit
+        self.sd = {p: self.points[p] - base for p in self.bracket}
         m = self.model
         for p in self.players:
             self.adj[p] = []
+        nb, mdps = self.compatible.neighbours, self.mdps
         for i, p in enumerate(self.players):
+            near, both = nb(p), p in mdps
             for q in self.players[i + 1 :]:
-                if p in self.mdps and q in self.mdps:
-                    continue
-                if self.compatible(p, q):
-                    v = m.new_bool_var(f"x_{p}_{q}")
+                if q in near and not (both and q in mdps):
+                    v = m.new_bool_var("")
                     self.x[(p, q)] = v
                     self.adj[p].append((q, v))
                     self.adj[q].append((p, v))
@@ -99,6 +120,29 @@ class BracketModel2017(PairIndices):
             m.add(sum(v for q, v in self.adj[p] if q in self.in_bracket) + d == 1)
         all_vars = list(self.x.values()) + list(self.u.values()) + list(self.df.values())
         self.solver = LexSolver(m, all_vars, self.settings)
+        if len(self.x) >= self.settings.sparse_from:
+            # A big model: each tier first restricted to the pairs near the natural
+            # partners, and the residents re-paired by a matching (solver/repair.py).
+            optional = window_restrictions(self.players, self.score, self.mdps,
+                                           ((k, v.index) for k, v in self.x.items()), self.settings.windows)
+            if optional:
+                # The count model's bounds hold for the bracket alone, whose only
+                # constraint is the one it keeps (each player paired inside or a
+                # downfloater); the other models leave players unpaired or complete
+                # the round, which it does not state.
+                bound = (lambda chunk, fixed: self.counts.minimum(chunk, fixed)) if self.local else None
+                self.solver.use_restrictions(optional, bound, lambda chunk: repair(self, chunk))
+
+    @cached_property
+    def counts(self) -> CountBound:
+        """The bracket-alone model's count model (solver/bounds.py), built on first use."""
+        return CountBound(self)
+
+    def player_families(self) -> dict[str, dict[int, cp_model.IntVar]]:
+        return {"df": self.df, "u": self.u}
+
+    def counters(self) -> list[cp_model.IntVar]:
+        return []
 
     def _parity_cuts(self) -> None:
         """Odd-set cuts for the complete matching (each score group, each prefix, the
@@ -116,13 +160,77 @@ class BracketModel2017(PairIndices):
 
     def bracket_pairs(self) -> list[tuple[Pair, cp_model.IntVar]]:
         """Pairs made inside the bracket (with h the higher-ranked player)."""
-        return [((p, q), v) for (p, q), v in self.x.items() if p in self.in_bracket and q in self.in_bracket]
+        return list(self._bracket_pairs)
 
-    def sd_floater(self, p: int) -> Fraction:
-        """A.8: the score difference of a downfloater (score - (lowest score - 1))."""
-        return self.score[p] - self.min_score + 1
+    @cached_property
+    def _bracket_pairs(self) -> list[tuple[Pair, cp_model.IntVar]]:
+        inside = self.in_bracket
+        return [((p, q), v) for (p, q), v in self.x.items() if p in inside and q in inside]
+
+    def sd_floater(self, p: int) -> int:
+        """A.8: the score difference of a downfloater (score - (lowest score - 1)), in `unit`s."""
+        return self.sd[p]
+
+    def sd_pair(self, p: int, q: int) -> int:
+        """A.8: the score difference of a pair, in `unit`s."""
+        return abs(self.points[p] - self.points[q])
 
     # -- the incumbent --------------------------------------------------------------
+
+    def _matching(self, players: list[int], allowed: Callable[[int, int], bool]) -> list[Pair]:
+        """A maximum matching (Edmonds) of `players` over the model's pairs that
+        `allowed` lets in; a player listed earlier is kept matched over later ones
+        where the augmenting paths allow it."""
+        index = {p: i for i, p in enumerate(players)}
+        adj: list[list[int]] = [[] for _ in players]
+        for i, p in enumerate(players):
+            for q, _ in self.adj[p]:
+                j = index.get(q)
+                if j is not None and allowed(p, q):
+                    adj[i].append(j)
+        mate = max_matching(adj)
+        return [(p, players[j]) for i, p in enumerate(players) if (j := mate[i]) > i]
+
+    def _key(self, p: int, q: int) -> Pair:
+        return (p, q) if (p, q) in self.x else (q, p)
+
+    @cached_property
+    def inside_matching(self) -> list[Pair]:
+        """A maximum matching of the pairs inside the bracket."""
+        return self._matching(self.bracket, self.inside)
+
+    def fewest_downfloaters(self) -> int:
+        """[C.5]'s bound: no candidate pairs more bracket players than a maximum
+        matching of the bracket's own pairs does."""
+        return len(self.bracket) - 2 * len(self.inside_matching)
+
+    def start_inside(self) -> None:
+        """The incumbent of a normal bracket: a maximum matching inside the bracket,
+        nobody paired below; a solution that meets [C.5]'s bound."""
+        values = {v.index: 0 for v in self.solver.all_vars}
+        paired: set[int] = set()
+        for p, q in self.inside_matching:
+            values[self.x[self._key(p, q)].index] = 1
+            paired.update((p, q))
+        for p in self.bracket:
+            values[self.df[p].index] = int(p not in paired)
+        self.solver.set_incumbent(values)
+
+    def pair_below(self) -> None:
+        """Extend the incumbent of a normal bracket below: its downfloaters (the highest
+        SDs first) and the following scoregroup paired by a maximum matching, the start
+        of [C.7]'s tiers.  Two downfloaters of the bracket cannot meet there (their pair
+        is a pair inside the bracket)."""
+        values = dict(self.solver.values)
+        floaters = sorted((p for p in self.bracket if values.get(self.df[p].index)),
+                          key=lambda p: (-self.sd_floater(p), self.pos[p]))
+        for (p, q), v in self.x.items():
+            if not self.inside(p, q):
+                values[v.index] = 0
+        for p, q in self._matching(floaters + list(self.lower), lambda p, q: not self.inside(p, q)):
+            values[self.x[self._key(p, q)].index] = 1
+        self.solver.set_incumbent(values)
+
 
     def force(self, pairs: Iterable[Pair]) -> None:
         """Fix the bracket players to a given round-pairing (to score it on every tier)."""

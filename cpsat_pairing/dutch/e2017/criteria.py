@@ -22,17 +22,19 @@ from cpsat_pairing.dutch.e2017.bracket import BracketModel2017
 from cpsat_pairing.dutch.e2026 import criteria as c2026
 from cpsat_pairing.dutch.registry import criterion
 from cpsat_pairing.formats.layout import points_text as points
+from cpsat_pairing.solver.lex import LexSolver
 from cpsat_pairing.solver.terms import Term
 
 
 def _by_value(
-    bm: BracketModel2017, criterion: str, detail: str, items: list[tuple[Fraction, int, cp_model.IntVar]], sign: int = 1
+    bm: BracketModel2017, criterion: str, detail: str, items: list[tuple[int, int, cp_model.IntVar]], sign: int = 1
 ) -> list[Term]:
-    """One term per SD value, highest first: sum of coef * var over the items of that value."""
-    levels: dict[Fraction, list[tuple[int, cp_model.IntVar]]] = {}
+    """One term per SD value (in the model's `unit`s), highest first: sum of coef * var
+    over the items of that value."""
+    levels: dict[int, list[tuple[int, cp_model.IntVar]]] = {}
     for value, coef, var in items:
         levels.setdefault(value, []).append((sign * coef, var))
-    return [bm.term(criterion, f"{detail} {points(v)}", levels[v]) for v in sorted(levels, reverse=True)]
+    return [bm.term(criterion, f"{detail} {points(Fraction(v, bm.unit))}", levels[v]) for v in sorted(levels, reverse=True)]
 
 
 def _hl(bm: BracketModel2017, p: int, q: int) -> tuple[int, int]:
@@ -60,18 +62,32 @@ def completion(bm: BracketModel2017) -> list[Term]:
 @criterion("C.5")
 def most_pairs(bm: BracketModel2017) -> list[Term]:
     """[C.5] maximise the number of pairs (minimise the bracket's downfloaters)."""
-    return [bm.term("C.5", "downfloaters", ((1, bm.df[p]) for p in bm.bracket))]
+    term = bm.term("C.5", "downfloaters", ((1, bm.df[p]) for p in bm.bracket))
+    term.least = lambda _: bm.fewest_downfloaters()
+    return [term]
 
 
 @criterion("C.6")
 def psd(bm: BracketModel2017) -> list[Term]:
     """[C.6] minimise the PSD (A.8): the SDs of the pairs and of the downfloaters."""
-    items: list[tuple[Fraction, int, cp_model.IntVar]] = []
+    items: list[tuple[int, int, cp_model.IntVar]] = []
     for (p, q), v in bm.bracket_pairs():
-        items.append((abs(bm.score[p] - bm.score[q]), 1, v))
+        items.append((bm.sd_pair(p, q), 1, v))
     for p in bm.bracket:
         items.append((bm.sd_floater(p), 1, bm.df[p]))
-    return _by_value(bm, "C.6", "PSD: SDs of", items)
+    terms = _by_value(bm, "C.6", "PSD: SDs of", items)
+    if terms:
+        # Every pair and every downfloater has one SD: once [C.5] has fixed the
+        # downfloaters k, the SDs number (bracket + k) / 2, and the count at the lowest
+        # value follows from those above it.
+        higher = terms[:-1]
+
+        def rest(solver: LexSolver) -> int:
+            k = sum(solver.var_value(bm.df[p]) for p in bm.bracket)
+            return (len(bm.bracket) + k) // 2 - sum(solver.value(t) for t in higher)
+
+        terms[-1].least = rest
+    return terms
 
 
 @criterion("C.7")
@@ -95,12 +111,34 @@ def next_bracket(bm: BracketModel2017) -> list[Term]:
         )
     else:
         pairs = bm.term("C.7", "next-bracket pairs", ((-1, v) for (p, q), v in bm.x.items() if not bm.inside(p, q)))
-    items: list[tuple[Fraction, int, cp_model.IntVar]] = []
+    pairs.least = lambda solver: -_most_pairs_below(bm, solver)
+    items: list[tuple[int, int, cp_model.IntVar]] = []
     for (p, q), v in bm.x.items():
         for r in (p, q):
             if r in bm.in_bracket:
                 items.append((bm.sd_floater(r), 1, v))
-    return [pairs] + _by_value(bm, "C.7", "next-bracket PSD: paired downfloaters with SD", items, sign=-1)
+    psd = _by_value(bm, "C.7", "next-bracket PSD: paired downfloaters with SD", items, sign=-1)
+    # At best every bracket player of an SD is paired.
+    with_sd: dict[int, int] = {}
+    for r in bm.bracket:
+        if bm.adj[r]:
+            with_sd[bm.sd_floater(r)] = with_sd.get(bm.sd_floater(r), 0) + 1
+    for value, term in zip(sorted({sd for sd, _, _ in items}, reverse=True), psd):
+        term.least = lambda _, n=-with_sd[value]: n
+    return [pairs] + psd
+
+
+def _most_pairs_below(bm: BracketModel2017, solver: LexSolver) -> int:
+    """[C.7]'s bound on the next bracket's pairs once [C.5] has fixed the number of
+    downfloaters k: at most (k + |next scoregroup|) // 2 pairs; when it completes the
+    round, the bracket's own pairs too, and at best every player not allowed the PAB
+    paired."""
+    k = sum(solver.var_value(bm.df[p]) for p in bm.bracket)
+    below = (k + len(bm.lower)) // 2
+    if not bm.final:
+        return below
+    inel = sum(1 for p in bm.players if p not in bm.pab_allowed)
+    return (len(bm.bracket) - k) // 2 + below + inel
 
 
 @criterion("C.8")
@@ -138,7 +176,7 @@ def _same_downfloat(bm: BracketModel2017, ago: int, criterion: str, detail: str)
     for (p, q), v in bm.bracket_pairs():
         h, lo = _hl(bm, p, q)
         c = int(bm.state.players[lo].float_in(ago) is Float.DOWN)
-        if bm.score[h] <= bm.score[lo] and bm.state.players[h].float_in(ago) is Float.DOWN:
+        if bm.points[h] <= bm.points[lo] and bm.state.players[h].float_in(ago) is Float.DOWN:
             c += 1
         weighted.append((-c, v))
     return [bm.term(criterion, detail, weighted)]
@@ -149,7 +187,7 @@ def _same_upfloat(bm: BracketModel2017, ago: int, criterion: str, detail: str) -
     weighted = []
     for (p, q), v in bm.bracket_pairs():
         h, lo = _hl(bm, p, q)
-        if bm.score[h] > bm.score[lo] and bm.state.players[lo].float_in(ago) is Float.UP:
+        if bm.points[h] > bm.points[lo] and bm.state.players[lo].float_in(ago) is Float.UP:
             weighted.append((1, v))
     return [bm.term(criterion, detail, weighted)]
 
@@ -157,24 +195,24 @@ def _same_upfloat(bm: BracketModel2017, ago: int, criterion: str, detail: str) -
 def _same_downfloat_sd(bm: BracketModel2017, ago: int, criterion: str, detail: str) -> list[Term]:
     """SDs of players getting the same downfloat as `ago` rounds before: a downfloater's
     own SD, or the SD of the pair of an MDP who is paired in the bracket."""
-    items: list[tuple[Fraction, int, cp_model.IntVar]] = []
+    items: list[tuple[int, int, cp_model.IntVar]] = []
     for p in bm.bracket:
         if bm.state.players[p].float_in(ago) is Float.DOWN:
             items.append((bm.sd_floater(p), 1, bm.df[p]))
     for (p, q), v in bm.bracket_pairs():
         h, lo = _hl(bm, p, q)
-        if bm.score[h] > bm.score[lo] and bm.state.players[h].float_in(ago) is Float.DOWN:
-            items.append((bm.score[h] - bm.score[lo], 1, v))
+        if bm.points[h] > bm.points[lo] and bm.state.players[h].float_in(ago) is Float.DOWN:
+            items.append((bm.sd_pair(h, lo), 1, v))
     return _by_value(bm, criterion, detail, items)
 
 
 def _same_upfloat_sd(bm: BracketModel2017, ago: int, criterion: str, detail: str) -> list[Term]:
     """SDs of the pairs whose lower player gets the same upfloat as `ago` rounds before."""
-    items: list[tuple[Fraction, int, cp_model.IntVar]] = []
+    items: list[tuple[int, int, cp_model.IntVar]] = []
     for (p, q), v in bm.bracket_pairs():
         h, lo = _hl(bm, p, q)
-        if bm.score[h] > bm.score[lo] and bm.state.players[lo].float_in(ago) is Float.UP:
-            items.append((bm.score[h] - bm.score[lo], 1, v))
+        if bm.points[h] > bm.points[lo] and bm.state.players[lo].float_in(ago) is Float.UP:
+            items.append((bm.sd_pair(h, lo), 1, v))
     return _by_value(bm, criterion, detail, items)
 
 

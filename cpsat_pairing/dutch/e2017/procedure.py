@@ -14,8 +14,8 @@ last brackets ([C.6]) brings the PAB down to the lowest scores.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
+from cpsat_pairing.domain.compat import Compatibility
+from cpsat_pairing.dutch.alone import solve_alone
 from cpsat_pairing.dutch.e2017.bracket import BracketModel2017
 from cpsat_pairing.dutch.loop import Bracket, RoundContext
 from cpsat_pairing.dutch.order import generation_order
@@ -27,15 +27,10 @@ from cpsat_pairing.solver.matching import is_perfect
 from cpsat_pairing.solver.terms import Term
 
 
-def completable(players: list[int], ok: Callable[[int, int], bool], eligible: frozenset[int]) -> bool:
+def completable(players: list[int], ok: Compatibility, eligible: frozenset[int]) -> bool:
     """Can `players` all be paired (C.1-C.3), but at most one allowed the PAB (C.2)?"""
     index = {p: i for i, p in enumerate(players)}
-    adj: list[list[int]] = [[] for _ in players]
-    for i, p in enumerate(players):
-        for q in players[i + 1 :]:
-            if ok(p, q):
-                adj[i].append(index[q])
-                adj[index[q]].append(i)
+    adj: list[list[int]] = [[index[q] for q in ok.neighbours(p) if q in index] for p in players]
     if len(players) % 2:
         dummy = len(players)
         adj.append([])
@@ -49,10 +44,13 @@ def completable(players: list[int], ok: Callable[[int, int], bool], eligible: fr
 
 def _solve(
     rc: RoundContext, bracket: list[int], mdps: list[int], lower: list[int], special: bool, final: bool,
-    forced: list[Pair] | None,
+    forced: list[Pair] | None, head: str = "",
 ) -> BracketModel2017:
     """Build one bracket's model and solve its quality tiers and generation order."""
     odd = len(rc.state.present) % 2 == 1
+
+    def on_tier(name: str) -> None:
+        rc.tell(f"{head} ▸ {name}")
 
     def build(soft: bool) -> BracketModel2017:
         bm = BracketModel2017(
@@ -61,7 +59,9 @@ def _solve(
         )
         if forced is not None:
             bm.force(forced)
-        bm.solver.solve()
+        bm.solver.on_tier = on_tier
+        if special or forced is not None:
+            bm.solver.solve()  # a first solution; a normal bracket's is start_inside()
         return bm
 
     try:
@@ -72,15 +72,54 @@ def _solve(
         # Two MDPs never meet in a bracket: the complete pairing may then not exist in
         # the bracket's model; [C.4] becomes its first tier.
         bm = build(True)
-    terms: list[Term] = []
-    for name in rc.edition.quality:
-        terms += CRITERIA[name](bm)
     # One tier per solve: packing them into one weighted objective makes the matching
     # LP weak here.
-    for term in terms:
-        bm.solver.minimize([term])
+    normal = not special and forced is None
+    if normal:
+        bm.start_inside()
+    for name in rc.edition.quality:
+        if name not in LOOKING_BEYOND:
+            continue
+        if normal and name == "C.7":
+            bm.pair_below()
+        for term in CRITERIA[name](bm):
+            bm.solver.minimize([term])
+    if forced is None and bm.lower and not bm.soft_completion and rc.settings.bracket_alone:
+        if _solve_alone(rc, bm):
+            return bm
+    for name in rc.edition.quality:
+        if name not in LOOKING_BEYOND:
+            for term in CRITERIA[name](bm):
+                bm.solver.minimize([term])
     generation_order(bm)
     return bm
+
+
+# The criteria that look beyond the bracket's own pairs and downfloaters: completion,
+# the number of downfloaters and the PSD (which the later ones may not change), the
+# next bracket ([C.7]).  The tiers after them are solved on the bracket alone.
+LOOKING_BEYOND = frozenset({"C.4", "C.5", "C.6", "C.7"})
+
+
+def _solve_alone(rc: RoundContext, bm: BracketModel2017) -> bool:
+    """The tiers after [C.7] and the generation order on the bracket alone
+    (dutch/alone.py): [C.5] and [C.6] fixed on it as on the full model, every set of
+    downfloaters checked against the full model (the next bracket's [C.7] values, or
+    the round's completion in the PPB, the CLB and the last bracket)."""
+    inner = BracketModel2017(
+        rc.state, bm.bracket, bm.mdps, [], bm.compatible, bm.pab_allowed, False, sd_base=bm.min_score,
+        settings=bm.settings,
+    )
+    fixed = {tier.name: tier.value for tier in bm.solver.trace}
+    todo: list[Term] = []
+    for name in rc.edition.quality:
+        if name in ("C.5", "C.6"):
+            for t in CRITERIA[name](inner):
+                if t.vars:
+                    inner.solver.fix(t, fixed[t.name])
+        elif name not in LOOKING_BEYOND:
+            todo += CRITERIA[name](inner)
+    return solve_alone(bm, inner, todo, frozenset(fixed), one_per_solve=True)
 
 
 class Procedure2017:
@@ -114,14 +153,15 @@ class Procedure2017:
         return Bracket(level, residents, list(rc.mdps), players, nxt, i + 1, "CLB" if rc.collapsed else "")
 
     def pair_bracket(self, rc: RoundContext, bracket: Bracket) -> None:
-        rc.tell(bracket.head(len(rc.scoregroups)))
+        head = bracket.head(len(rc.scoregroups))
+        rc.tell(head)
         players, mdps = bracket.players, bracket.mdps
         kind = bracket.kind
         if rc.collapsed or rc.next_group >= len(rc.scoregroups):
-            bm = _solve(rc, players, mdps, [], True, False, rc.forced)
+            bm = _solve(rc, players, mdps, [], True, False, rc.forced, head)
         else:
             final = rc.next_group == len(rc.scoregroups) - 1
-            bm = _solve(rc, players, mdps, bracket.next_group, False, final, rc.forced)
+            bm = _solve(rc, players, mdps, bracket.next_group, False, final, rc.forced, head)
             floaters = bm.bracket_result()[1]
             # A.9 asks whether the rules' pairing of this bracket can be completed; a
             # given (forced) pairing always can, so its bracket is the PPB when the
@@ -131,7 +171,7 @@ class Procedure2017:
             below = [p for p in rc.remaining if p not in bracket.players]
             if not completable(floaters + below, rc.compatible, rc.pab_allowed):
                 # A.9: this is the PPB; pair it again with everybody below, completing.
-                bm = _solve(rc, players, mdps, below, True, False, rc.forced)
+                bm = _solve(rc, players, mdps, below, True, False, rc.forced, head + " (PPB)")
                 rc.collapsed = True
                 kind = "PPB"
         pairs, floaters = bm.bracket_result()
