@@ -18,9 +18,11 @@ same run (`PATH --dutch FILE -p OUT`, median of --repeat, inputs of at most
 --reference-max players): the machine's speed drifts between days, so a ratio measured
 in one run is the figure to compare; its pairing is compared with ours too.
 
-The baseline file keeps each release's figures (`{"releases": {RELEASE: {...}}}`):
-`--save --release R` stores this run's under R, keeping the others; `--baseline`
-prints CPU ratios against the last release stored (or `--against R`).
+The baseline file keeps each release's figures (`{"releases": {RELEASE: {INPUT: {...}}}}`,
+INPUT the file name, with `@EDITION` for an edition other than dutch-2026):
+`--save --release R` adds this run's to R's (keeping its other inputs and the other
+releases); `--baseline` prints CPU ratios against the last release stored (or
+`--against R`).
 """
 
 from __future__ import annotations
@@ -144,7 +146,8 @@ def main() -> int:
         med = {k: statistics.median(r[k] for r in runs) for k in keys}
         peak = max(r["peak_mib"] for r in runs)
         same = "" if ref is None else ("identical to reference" if runs[-1]["pairs"] == ref[1] else "DIFFERS from reference")
-        old = base.get(path.name)
+        key = path.name if edition == "dutch-2026" else f"{path.name}@{edition}"
+        old = base.get(key)
         ratio = f" (x{med['cpu_s'] / old['cpu_s']:.2f} CPU vs {against})" if old and old.get("cpu_s") else ""
         print(
             f"{path.name}: {edition} median wall {med['wall_s']:.2f}s, CPU {med['cpu_s']:.2f}s{ratio}, "
@@ -152,7 +155,7 @@ def main() -> int:
             f"model building {med['build_s']:.2f}s, peak {peak:.0f} MiB {same}",
             flush=True,
         )
-        figures[path.name] = {k: round(v, 3) for k, v in med.items()} | {"peak_mib": round(peak, 1), "edition": edition}
+        figures[key] = {k: round(v, 3) for k, v in med.items()} | {"peak_mib": round(peak, 1), "edition": edition}
         exe = yardsticks.get(edition)
         if exe and players_in(path) <= a.reference_max:
             timed = [run_reference(Path(exe), path) for _ in range(a.repeat)]
@@ -160,9 +163,9 @@ def main() -> int:
             agree = "same pairing" if timed[-1][1] == runs[-1]["pairs"] else "DIFFERENT pairing"
             print(f"  {Path(exe).name} ({edition}) median wall {wall:.2f}s in this run: ours/theirs "
                   f"x{med['wall_s'] / wall:.2f}, {agree}", flush=True)
-            figures[path.name] |= {"reference_wall_s": round(wall, 3)}
+            figures[key] |= {"reference_wall_s": round(wall, 3)}
     if a.save:
-        stored[a.release] = figures
+        stored.setdefault(a.release, {}).update(figures)  # a release's inputs may come from several runs
         a.save.write_text(json.dumps({"releases": stored}, indent=2) + "\n")
     return 0
 

@@ -92,12 +92,22 @@ def test_ppb_and_clb() -> None:
     assert all(br.kind == "" for br in q.brackets)
 
 
+class _Meetings:
+    """Who may meet whom among players 1-3, as `Compatibility` lists it."""
+
+    def __init__(self, ok) -> None:
+        self.ok = ok
+
+    def neighbours(self, p: int) -> frozenset[int]:
+        return frozenset(q for q in (1, 2, 3) if q != p and self.ok(p, q))
+
+
 def test_completable_counts_the_pab_eligibility() -> None:
     """C.2 / C.4: with an odd number left, the one unpaired must be allowed the PAB."""
-    ok = lambda p, q: True  # noqa: E731
-    assert completable([1, 2, 3], ok, frozenset({3}))
-    assert not completable([1, 2, 3], lambda p, q: {p, q} != {1, 2}, frozenset({3}))
-    assert not completable([1, 2, 3], ok, frozenset())
+    anyone = _Meetings(lambda p, q: True)
+    assert completable([1, 2, 3], anyone, frozenset({3}))
+    assert not completable([1, 2, 3], _Meetings(lambda p, q: {p, q} != {1, 2}), frozenset({3}))
+    assert not completable([1, 2, 3], anyone, frozenset())
 
 
 def _bracket(t, rnd: int, bracket: list[int], mdps: list[int], lower: list[int], special: bool = False):

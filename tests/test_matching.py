@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from cpsat_pairing.solver.matching import LazyAdjacency, is_perfect, max_matching
+from cpsat_pairing.solver.matching import LazyAdjacency, is_perfect, max_matching, max_matching_covering
 
 
 def _graph(seed: int) -> list[list[int]]:
@@ -78,3 +78,40 @@ def test_edges_added_to_lazy_neighbours_reach_both_rows(seed: int) -> None:
         full[w].append(v)
     assert all(sorted(rows[v]) == sorted(full[v]) for v in range(len(adj)))
     assert _size(max_matching(rows)) == _size(max_matching(full))
+
+
+def _matchings(adj: list[list[int]], v: int = 0, used: frozenset[int] = frozenset()):
+    """Every matching of a small graph, as the set of vertices it covers."""
+    n = len(adj)
+    while v < n and v in used:
+        v += 1
+    if v == n:
+        yield used
+        return
+    yield from _matchings(adj, v + 1, used)  # v stays uncovered
+    for w in adj[v]:
+        if w > v and w not in used:
+            yield from _matchings(adj, v + 1, used | {v, w})
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_covering_matching_takes_the_first_vertices_greedily(seed: int) -> None:
+    """Against every matching of the graph: the result is maximum, and among the
+    `first` vertices it covers the best set in their order (a matroid's greedy), which
+    is what [C.7]'s look-ahead asks of the downfloaters (dutch/e2017/lookahead.py)."""
+    rng = random.Random(seed)
+    n = rng.randint(2, 12)
+    first = rng.sample(range(n), rng.randint(1, n // 2 + 1))
+    density = rng.choice([0.2, 0.4, 0.7])
+    adj: list[list[int]] = [[] for _ in range(n)]
+    for i in range(n):
+        for j in range(i + 1, n):
+            if not (i in first and j in first) and rng.random() < density:
+                adj[i].append(j)
+                adj[j].append(i)
+    mate = max_matching_covering(adj, first)
+    assert _valid(adj, mate)
+    covers = list(_matchings(adj))
+    assert _size(mate) == max(len(c) for c in covers) // 2
+    best = max(tuple(v in c for v in first) for c in covers)
+    assert tuple(mate[v] != -1 for v in first) == best

@@ -9,6 +9,8 @@ rule for unplayed rounds, the 2013 bye rule) take a switch from the edition data
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
 from dataclasses import dataclass, field
 from enum import IntEnum
 from fractions import Fraction
@@ -161,8 +163,29 @@ def absent_players(t: Tournament, rnd: int) -> frozenset[int]:
     return frozenset(out)
 
 
+# The last few states built, by tournament object (held, so that its id is not reused),
+# round and rules: checking a round builds the same state three times (the check, the
+# absolute criteria, the pairing), each a pass over every player and round.
+_RECENT: OrderedDict[tuple[int, int, StateRules], tuple[Tournament, RoundState]] = OrderedDict()
+_RECENT_SIZE = 4
+
+
 def build_state(t: Tournament, rnd: int, rules: StateRules = StateRules()) -> RoundState:
-    """Derive every player's state before round `rnd` from rounds 1..rnd-1."""
+    """Derive every player's state before round `rnd` from rounds 1..rnd-1 (both are
+    immutable: the same tournament object gives the same state, built once)."""
+    key = (id(t), rnd, rules)
+    hit = _RECENT.get(key)
+    if hit is not None and hit[0] is t:
+        _RECENT.move_to_end(key)
+        return hit[1]
+    state = _build_state(t, rnd, rules)
+    _RECENT[key] = (t, state)
+    while len(_RECENT) > _RECENT_SIZE:
+        _RECENT.popitem(last=False)
+    return state
+
+
+def _build_state(t: Tournament, rnd: int, rules: StateRules) -> RoundState:
     sc = t.scoring
     ids = [p.id for p in t.players]
     # Scores before each round, needed to tell floats in past rounds.

@@ -16,7 +16,7 @@ with the full model; `solve_alone` does the rest.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ortools.sat.python import cp_model
 
@@ -46,29 +46,16 @@ def solve_alone(bm: PairModel, inner: PairModel, todo: Sequence[Term], skip: fro
     solves the terms one by one instead of packing them into weighted objectives."""
     outer_df = {p: bm.df[p] for p in bm.bracket}
     checked: dict[frozenset[int], dict[int, int] | None] = {}
-    cuts = 0
-    max_cuts = bm.solver.settings.max_cuts
 
-    def accept(values: dict[int, int]) -> bool:
-        nonlocal cuts
-        floaters = frozenset(p for p in bm.bracket if values.get(inner.df[p].index))
+    def passes(floaters: frozenset[int], values: dict[int, int]) -> bool:
         if floaters not in checked:
             wanted = [(outer_df[p].index, int(p in floaters)) for p in bm.bracket]
             checked[floaters] = bm.solver.check_values(wanted, _swap_floaters(bm, inner, checked[last[0]], last[0],
                                                                               floaters, values, floats))
-        if checked[floaters] is not None:
-            last[0] = floaters
-            return True
-        cuts += 1
-        if cuts > max_cuts:
-            raise _TooManyCuts
-        # Exactly this set is cut off: a superset is another candidate (the number of
-        # downfloaters may not be fixed yet).
-        inner.model.add(
-            sum(inner.df[p] for p in floaters) - sum(inner.df[p] for p in bm.bracket if p not in floaters)
-            <= len(floaters) - 1
-        )
-        return False
+        if checked[floaters] is None:
+            return False
+        last[0] = floaters
+        return True
 
     vals = bm.solver.values
     inner_values = {v.index: vals.get(bm.x[k].index, 0) for k, v in inner.x.items()}
@@ -78,8 +65,45 @@ def solve_alone(bm: PairModel, inner: PairModel, todo: Sequence[Term], skip: fro
     checked[start] = dict(vals)
     last = [start]
 
-    inner.solver.accept = accept
     inner.solver.on_tier = bm.solver.on_tier
+    if not finish_alone(inner, todo, passes, one_per_solve):
+        return False
+    floaters = frozenset(p for p in bm.bracket if inner.solver.var_value(inner.df[p]))
+    outer = dict(checked[floaters] or {})
+    for key, v in inner.x.items():
+        outer[bm.x[key].index] = inner.solver.var_value(v)
+    for p in bm.bracket:
+        outer[bm.df[p].index] = inner.solver.var_value(inner.df[p])
+    bm.solver.absorb(inner.solver, outer, skip)
+    return True
+
+
+def finish_alone(inner: PairModel, todo: Sequence[Term], passes: Callable[[frozenset[int], dict[int, int]], bool],
+                 one_per_solve: bool = False) -> bool:
+    """Minimise `todo` and the generation order on the bracket-alone model `inner`,
+    keeping only solutions whose downfloaters `passes` (given the set and the solution)
+    accepts; each rejected set is cut off.  False when the model fails (no solution, a
+    budget, more than `max_cuts` rejected sets): then the full model decides."""
+    cuts = 0
+    max_cuts = inner.solver.settings.max_cuts
+
+    def accept(values: dict[int, int]) -> bool:
+        nonlocal cuts
+        floaters = frozenset(p for p in inner.bracket if values.get(inner.df[p].index))
+        if passes(floaters, values):
+            return True
+        cuts += 1
+        if cuts > max_cuts:
+            raise _TooManyCuts
+        # Exactly this set is cut off: a superset is another candidate (the number of
+        # downfloaters may not be fixed yet).
+        inner.model.add(
+            sum(inner.df[p] for p in floaters) - sum(inner.df[p] for p in inner.bracket if p not in floaters)
+            <= len(floaters) - 1
+        )
+        return False
+
+    inner.solver.accept = accept
     try:
         if one_per_solve:
             for term in todo:
@@ -90,13 +114,6 @@ def solve_alone(bm: PairModel, inner: PairModel, todo: Sequence[Term], skip: fro
     except (_TooManyCuts, InfeasibleError, SolveLimitError):
         STATS["fallbacks"] += 1
         return False
-    floaters = frozenset(p for p in bm.bracket if inner.solver.var_value(inner.df[p]))
-    outer = dict(checked[floaters] or {})
-    for key, v in inner.x.items():
-        outer[bm.x[key].index] = inner.solver.var_value(v)
-    for p in bm.bracket:
-        outer[bm.df[p].index] = inner.solver.var_value(inner.df[p])
-    bm.solver.absorb(inner.solver, outer, skip)
     return True
 
 

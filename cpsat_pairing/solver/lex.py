@@ -72,7 +72,8 @@ class LexSolver:
         self.bound: Bound | None = None
         self.repair: Repair | None = None
         self.fixed: list[tuple[Term, int]] = []  # the tiers fixed so far, with their values
-        self.weighed: set[int] = set()  # variables some fixed tier weighs
+        # Variables some fixed tier weighs (but a `per_player` one): the repair keeps them.
+        self.weighed: set[int] = set()
         self.domains = Domains(model)
         self._hint_index: list[int] = []
 
@@ -312,20 +313,28 @@ class LexSolver:
         restrictions (`optional`), an incumbent that already meets the count model's
         lower bound is kept as it is; otherwise the restrictions' optima come first, the
         narrowest first.  One is kept if it reaches a lower bound: the terms' own, or the
-        count model's.  Otherwise it is the hint of the next solve; the full model's then
-        mostly proves it."""
+        count model's (the objective's domain starts at the bound, so a solve that reaches
+        it stops there).  Otherwise it is the hint of the next solve; the full model's
+        then mostly proves it."""
         self.model.clear_objective()
         if objective is not None:
             set_objective(self.model, *objective)
-        if objective is not None and chunk and self.optional:
+        if objective is not None and chunk and (self.optional or self.bound is not None):
             own = sum(w * self.floor(t) for t, w in chunk)
             least = self.bound(chunk, self.fixed) if self.bound is not None else None
             if least is not None and sum(w * self.value(t) for t, w in chunk) <= least:
                 STATS["bounded"] += 1  # the incumbent is already optimal
                 return
-            if self._repaired(chunk) <= (own if least is None else max(own, least)):
+            lower = own if least is None else max(own, least)
+            if self._repaired(chunk) <= lower:
                 STATS["bounded"] += 1  # the repaired incumbent is optimal
                 return
+            # The bound as the objective's domain: no solution is lost (none is below
+            # it), and a solve stops as soon as it finds one that reaches it instead of
+            # using up its budget to prove what the bound already proves.
+            top = sum(c for c in objective[1] if c > 0)
+            if lower <= top:
+                self.model.proto.objective.domain.extend([lower, top])
             for level in range(len(self.optional)):
                 found_ = self._restricted_run(level)
                 if found_ is None:
@@ -440,5 +449,6 @@ class LexSolver:
         if term.vars:
             add_linear(self.model, term.indices, term.coefs, val)
             self.fixed.append((term, val))
-            self.weighed.update(i for c, i in zip(term.coefs, term.indices) if c)
+            if not term.per_player:
+                self.weighed.update(i for c, i in zip(term.coefs, term.indices) if c)
         self.trace.append(term.tier(val))

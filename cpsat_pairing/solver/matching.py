@@ -94,6 +94,28 @@ def _augment_from(adj: Sequence[Sequence[int]], mate: list[int], root: int) -> b
     return False
 
 
+def max_matching_covering(adj: Sequence[Sequence[int]], first: Sequence[int]) -> list[int]:
+    """A maximum matching that covers as many of the vertices `first` as any matching
+    can, each earlier one before later ones; no two of `first` may be adjacent.
+
+    The vertex sets a matching can cover form a matroid, so taking them greedily in order
+    gives that set.  Each is matched to a free neighbour or by an augmenting path before
+    any other vertex is matched: every matched edge then joins a `first` vertex to
+    another, so a search from a `first` vertex is a bipartite one (no blossom), and it
+    finds a path whenever the vertices taken so far and this one can be covered
+    together; augmenting uncovers nobody.  The rest is then completed to a maximum
+    matching, which again uncovers nobody."""
+    mate = [-1] * len(adj)
+    for v in first:
+        if mate[v] == -1:
+            w = next((w for w in adj[v] if mate[w] == -1), -1)
+            if w != -1:
+                mate[v], mate[w] = w, v
+            else:
+                _augment_from(adj, mate, v)
+    return max_matching(adj, mate)
+
+
 def is_perfect(adj: Sequence[Sequence[int]], mate: list[int] | None = None) -> tuple[bool, list[int]]:
     m = max_matching(adj, mate)
     return all(x != -1 for x in m), m

@@ -73,6 +73,10 @@ class Term:
     # A lower bound the model proves once the tiers above are fixed (asked with the
     # solver then): an incumbent that meets it is optimal without a solve.
     least: Callable[[LexSolver], int] | None = None
+    # A pair inside the bracket between two residents weighs what its two players each
+    # bring (e.g. "paired residents who floated down"), so re-pairing the same residents
+    # among themselves keeps the term's value: the repair (repair.py) may move such pairs.
+    per_player: bool = False
     _indices: list[int] | None = field(default=None, repr=False, compare=False)
 
     @property

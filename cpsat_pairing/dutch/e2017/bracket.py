@@ -120,18 +120,19 @@ class BracketModel2017(PairIndices):
             m.add(sum(v for q, v in self.adj[p] if q in self.in_bracket) + d == 1)
         all_vars = list(self.x.values()) + list(self.u.values()) + list(self.df.values())
         self.solver = LexSolver(m, all_vars, self.settings)
+        # A big model: each tier first restricted to the pairs near the natural partners,
+        # and the residents re-paired by a matching (solver/repair.py).  The count
+        # model's bounds hold for the bracket alone, whose only constraint is the one it
+        # keeps (each player paired inside or a downfloater): there they are used at any
+        # size.  The other models leave players unpaired or complete the round, which
+        # the count model does not state.
+        optional = []
         if len(self.x) >= self.settings.sparse_from:
-            # A big model: each tier first restricted to the pairs near the natural
-            # partners, and the residents re-paired by a matching (solver/repair.py).
             optional = window_restrictions(self.players, self.score, self.mdps,
                                            ((k, v.index) for k, v in self.x.items()), self.settings.windows)
-            if optional:
-                # The count model's bounds hold for the bracket alone, whose only
-                # constraint is the one it keeps (each player paired inside or a
-                # downfloater); the other models leave players unpaired or complete
-                # the round, which it does not state.
-                bound = (lambda chunk, fixed: self.counts.minimum(chunk, fixed)) if self.local else None
-                self.solver.use_restrictions(optional, bound, lambda chunk: repair(self, chunk))
+        if optional or self.local:
+            bound = (lambda chunk, fixed: self.counts.minimum(chunk, fixed)) if self.local else None
+            self.solver.use_restrictions(optional, bound, lambda chunk: repair(self, chunk))
 
     @cached_property
     def counts(self) -> CountBound:
@@ -215,6 +216,33 @@ class BracketModel2017(PairIndices):
         for p in self.bracket:
             values[self.df[p].index] = int(p not in paired)
         self.solver.set_incumbent(values)
+
+    def start_complete(self) -> bool:
+        """The incumbent of a special bracket: a complete round-pairing of the model's
+        players by a maximum matching (the PAB as a partner that only players allowed
+        it may take); False if there is none (then CP-SAT decides)."""
+        players = list(self.players)
+        index = {p: i for i, p in enumerate(players)}
+        adj: list[list[int]] = [[index[q] for q, _ in self.adj[p]] for p in players]
+        dummy = len(players)
+        if self.odd:
+            adj.append([index[p] for p in self.u])
+            for p in self.u:
+                adj[index[p]].append(dummy)
+        mate = max_matching(adj)
+        if -1 in mate:
+            return False
+        values = {v.index: 0 for v in self.solver.all_vars}
+        for i, p in enumerate(players):
+            j = mate[i]
+            if j == dummy:
+                values[self.u[p].index] = 1
+            elif j > i:
+                values[self.x[self._key(p, players[j])].index] = 1
+        for p in self.bracket:
+            values[self.df[p].index] = int(not any(values[v.index] for q, v in self.adj[p] if q in self.in_bracket))
+        self.solver.set_incumbent(values)
+        return True
 
     def pair_below(self) -> None:
         """Extend the incumbent of a normal bracket below: its downfloaters (the highest

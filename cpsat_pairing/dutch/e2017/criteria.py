@@ -13,6 +13,8 @@ every SD criterion is written below, one term per SD value.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from fractions import Fraction
 
 from ortools.sat.python import cp_model
@@ -37,10 +39,6 @@ def _by_value(
     return [bm.term(criterion, f"{detail} {points(Fraction(v, bm.unit))}", levels[v]) for v in sorted(levels, reverse=True)]
 
 
-def _hl(bm: BracketModel2017, p: int, q: int) -> tuple[int, int]:
-    return (p, q) if bm.pos[p] < bm.pos[q] else (q, p)
-
-
 def _renamed(terms: list[Term], criterion: str) -> list[Term]:
     """A 2026 criterion's terms under the 2017 name of the same criterion."""
     for t in terms:
@@ -48,7 +46,22 @@ def _renamed(terms: list[Term], criterion: str) -> list[Term]:
     return terms
 
 
+def _per_player(fn: Callable[[BracketModel2017], list[Term]]) -> Callable[[BracketModel2017], list[Term]]:
+    """A criterion whose terms weigh a pair of two residents by what each of them
+    brings (`Term.per_player`): every criterion but the colour ones."""
+
+    @functools.wraps(fn)
+    def marked(bm: BracketModel2017) -> list[Term]:
+        terms = fn(bm)
+        for t in terms:
+            t.per_player = True
+        return terms
+
+    return marked
+
+
 @criterion("C.4")
+@_per_player
 def completion(bm: BracketModel2017) -> list[Term]:
     """[C.4] (special brackets) complete the round: most pairs, and the one player left
     unpaired allowed the PAB ([C.2]).  A constraint of the model whenever the complete
@@ -60,6 +73,7 @@ def completion(bm: BracketModel2017) -> list[Term]:
 
 
 @criterion("C.5")
+@_per_player
 def most_pairs(bm: BracketModel2017) -> list[Term]:
     """[C.5] maximise the number of pairs (minimise the bracket's downfloaters)."""
     term = bm.term("C.5", "downfloaters", ((1, bm.df[p]) for p in bm.bracket))
@@ -68,6 +82,7 @@ def most_pairs(bm: BracketModel2017) -> list[Term]:
 
 
 @criterion("C.6")
+@_per_player
 def psd(bm: BracketModel2017) -> list[Term]:
     """[C.6] minimise the PSD (A.8): the SDs of the pairs and of the downfloaters."""
     items: list[tuple[int, int, cp_model.IntVar]] = []
@@ -76,21 +91,32 @@ def psd(bm: BracketModel2017) -> list[Term]:
     for p in bm.bracket:
         items.append((bm.sd_floater(p), 1, bm.df[p]))
     terms = _by_value(bm, "C.6", "PSD: SDs of", items)
-    if terms:
-        # Every pair and every downfloater has one SD: once [C.5] has fixed the
-        # downfloaters k, the SDs number (bracket + k) / 2, and the count at the lowest
-        # value follows from those above it.
-        higher = terms[:-1]
-
-        def rest(solver: LexSolver) -> int:
-            k = sum(solver.var_value(bm.df[p]) for p in bm.bracket)
-            return (len(bm.bracket) + k) // 2 - sum(solver.value(t) for t in higher)
-
-        terms[-1].least = rest
+    # Every pair and every downfloater has one SD: once [C.5] has fixed the k
+    # downfloaters, there are (bracket - k) / 2 pairs and k downfloaters.  With the
+    # counts above an SD fixed, the count at it is at least what is left over once the
+    # values below it have taken all they can: every pair, if some pair has a lower SD,
+    # and the downfloaters whose SD is lower (at most k).
+    levels = sorted({sd for sd, _, _ in items}, reverse=True)
+    pair_sds = [bm.sd_pair(p, q) for (p, q), _ in bm.bracket_pairs()]
+    lowest_pair = min(pair_sds) if pair_sds else None
+    floater_sds = sorted(bm.sd_floater(p) for p in bm.bracket)
+    for i, (value, term) in enumerate(zip(levels, terms)):
+        term.least = functools.partial(_psd_least, bm, terms[:i], value, lowest_pair, floater_sds)
     return terms
 
 
+def _psd_least(bm: BracketModel2017, higher: list[Term], value: int, lowest_pair: int | None,
+               floater_sds: list[int], solver: LexSolver) -> int:
+    """[C.6]'s bound at one SD (see `psd`)."""
+    k = sum(solver.var_value(bm.df[p]) for p in bm.bracket)
+    pairs = (len(bm.bracket) - k) // 2
+    below = (pairs if lowest_pair is not None and lowest_pair < value else 0)
+    below += min(k, sum(1 for sd in floater_sds if sd < value))
+    return max(0, pairs + k - sum(solver.value(t) for t in higher) - below)
+
+
 @criterion("C.7")
+@_per_player
 def next_bracket(bm: BracketModel2017) -> list[Term]:
     """[C.7] (not in the PPB nor the CLB) choose the downfloaters so that the following
     bracket has the most pairs, then the smallest PSD.
@@ -165,6 +191,16 @@ def strong_preferences(bm: BracketModel2017) -> list[Term]:
     return _renamed(c2026.strong_colour_preferences(bm), "C.11")
 
 
+def _floated(bm: BracketModel2017, ago: int, how: Float) -> frozenset[int]:
+    """The bracket players who got that float `ago` rounds before (a pair's criteria
+    look only at those: the loops below skip every other pair)."""
+    return frozenset(p for p in bm.bracket if bm.state.players[p].float_in(ago) is how)
+
+
+# In the loops below a pair (h, lo) of `bracket_pairs` has h first in the ranking
+# order (its variables are made in that order): h is its higher player.
+
+
 def _same_downfloat(bm: BracketModel2017, ago: int, criterion: str, detail: str) -> list[Term]:
     """Players who would get a downfloat again, `ago` rounds on.
 
@@ -172,93 +208,93 @@ def _same_downfloat(bm: BracketModel2017, ago: int, criterion: str, detail: str)
     counted: maximise the residents with that downfloat who are paired in the bracket.
     A resident is the lower player of his pair, or its higher player on equal scores.
     """
+    down, points = _floated(bm, ago, Float.DOWN), bm.points
     weighted = []
-    for (p, q), v in bm.bracket_pairs():
-        h, lo = _hl(bm, p, q)
-        c = int(bm.state.players[lo].float_in(ago) is Float.DOWN)
-        if bm.points[h] <= bm.points[lo] and bm.state.players[h].float_in(ago) is Float.DOWN:
-            c += 1
-        weighted.append((-c, v))
+    for (h, lo), v in bm.bracket_pairs():
+        if h in down or lo in down:
+            c = int(lo in down) + int(h in down and points[h] <= points[lo])
+            weighted.append((-c, v))
     return [bm.term(criterion, detail, weighted)]
 
 
 def _same_upfloat(bm: BracketModel2017, ago: int, criterion: str, detail: str) -> list[Term]:
     """Residents paired with an MDP (an upfloat) who got an upfloat `ago` rounds before."""
-    weighted = []
-    for (p, q), v in bm.bracket_pairs():
-        h, lo = _hl(bm, p, q)
-        if bm.points[h] > bm.points[lo] and bm.state.players[lo].float_in(ago) is Float.UP:
-            weighted.append((1, v))
+    up, points = _floated(bm, ago, Float.UP), bm.points
+    weighted = [(1, v) for (h, lo), v in bm.bracket_pairs() if lo in up and points[h] > points[lo]]
     return [bm.term(criterion, detail, weighted)]
 
 
 def _same_downfloat_sd(bm: BracketModel2017, ago: int, criterion: str, detail: str) -> list[Term]:
     """SDs of players getting the same downfloat as `ago` rounds before: a downfloater's
     own SD, or the SD of the pair of an MDP who is paired in the bracket."""
-    items: list[tuple[int, int, cp_model.IntVar]] = []
-    for p in bm.bracket:
-        if bm.state.players[p].float_in(ago) is Float.DOWN:
-            items.append((bm.sd_floater(p), 1, bm.df[p]))
-    for (p, q), v in bm.bracket_pairs():
-        h, lo = _hl(bm, p, q)
-        if bm.points[h] > bm.points[lo] and bm.state.players[h].float_in(ago) is Float.DOWN:
+    down, points = _floated(bm, ago, Float.DOWN), bm.points
+    items: list[tuple[int, int, cp_model.IntVar]] = [(bm.sd_floater(p), 1, bm.df[p]) for p in bm.bracket if p in down]
+    for (h, lo), v in bm.bracket_pairs():
+        if h in down and points[h] > points[lo]:
             items.append((bm.sd_pair(h, lo), 1, v))
     return _by_value(bm, criterion, detail, items)
 
 
 def _same_upfloat_sd(bm: BracketModel2017, ago: int, criterion: str, detail: str) -> list[Term]:
     """SDs of the pairs whose lower player gets the same upfloat as `ago` rounds before."""
-    items: list[tuple[int, int, cp_model.IntVar]] = []
-    for (p, q), v in bm.bracket_pairs():
-        h, lo = _hl(bm, p, q)
-        if bm.points[h] > bm.points[lo] and bm.state.players[lo].float_in(ago) is Float.UP:
-            items.append((bm.sd_pair(h, lo), 1, v))
+    up, points = _floated(bm, ago, Float.UP), bm.points
+    items: list[tuple[int, int, cp_model.IntVar]] = [
+        (bm.sd_pair(h, lo), 1, v) for (h, lo), v in bm.bracket_pairs() if lo in up and points[h] > points[lo]
+    ]
     return _by_value(bm, criterion, detail, items)
 
 
 @criterion("C.12")
+@_per_player
 def same_downfloat_1(bm: BracketModel2017) -> list[Term]:
     """[C.12] minimise players receiving the same downfloat as the previous round."""
     return _same_downfloat(bm, 1, "C.12", "paired residents with a downfloat in R-1")
 
 
 @criterion("C.13")
+@_per_player
 def same_upfloat_1(bm: BracketModel2017) -> list[Term]:
     """[C.13] minimise players receiving the same upfloat as the previous round."""
     return _same_upfloat(bm, 1, "C.13", "upfloaters with an upfloat in R-1")
 
 
 @criterion("C.14")
+@_per_player
 def same_downfloat_2(bm: BracketModel2017) -> list[Term]:
     """[C.14] as [C.12], two rounds before."""
     return _same_downfloat(bm, 2, "C.14", "paired residents with a downfloat in R-2")
 
 
 @criterion("C.15")
+@_per_player
 def same_upfloat_2(bm: BracketModel2017) -> list[Term]:
     """[C.15] as [C.13], two rounds before."""
     return _same_upfloat(bm, 2, "C.15", "upfloaters with an upfloat in R-2")
 
 
 @criterion("C.16")
+@_per_player
 def same_downfloat_sd_1(bm: BracketModel2017) -> list[Term]:
     """[C.16] minimise the SDs of players receiving the same downfloat as the previous round."""
     return _same_downfloat_sd(bm, 1, "C.16", "repeated downfloats (R-1) with SD")
 
 
 @criterion("C.17")
+@_per_player
 def same_upfloat_sd_1(bm: BracketModel2017) -> list[Term]:
     """[C.17] minimise the SDs of players receiving the same upfloat as the previous round."""
     return _same_upfloat_sd(bm, 1, "C.17", "repeated upfloats (R-1) with SD")
 
 
 @criterion("C.18")
+@_per_player
 def same_downfloat_sd_2(bm: BracketModel2017) -> list[Term]:
     """[C.18] as [C.16], two rounds before."""
     return _same_downfloat_sd(bm, 2, "C.18", "repeated downfloats (R-2) with SD")
 
 
 @criterion("C.19")
+@_per_player
 def same_upfloat_sd_2(bm: BracketModel2017) -> list[Term]:
     """[C.19] as [C.17], two rounds before."""
     return _same_upfloat_sd(bm, 2, "C.19", "repeated upfloats (R-2) with SD")

@@ -14,32 +14,56 @@ last brackets ([C.6]) brings the PAB down to the lowest scores.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 from cpsat_pairing.domain.compat import Compatibility
-from cpsat_pairing.dutch.alone import solve_alone
+from cpsat_pairing.dutch.alone import finish_alone, solve_alone
 from cpsat_pairing.dutch.e2017.bracket import BracketModel2017
+from cpsat_pairing.dutch.e2017.lookahead import NextBracket
 from cpsat_pairing.dutch.loop import Bracket, RoundContext
 from cpsat_pairing.dutch.order import generation_order
 from cpsat_pairing.dutch.registry import CRITERIA
 from cpsat_pairing.dutch.result import BracketTrace, Pair
 from cpsat_pairing.dutch.unpairable import no_valid_pairing
 from cpsat_pairing.solver.cpsat import InfeasibleError
-from cpsat_pairing.solver.matching import is_perfect
+from cpsat_pairing.solver.matching import LazyAdjacency, is_perfect
 from cpsat_pairing.solver.terms import Term
 
 
 def completable(players: list[int], ok: Compatibility, eligible: frozenset[int]) -> bool:
     """Can `players` all be paired (C.1-C.3), but at most one allowed the PAB (C.2)?"""
+    return complete_pairing(players, ok, eligible) is not None
+
+
+def complete_pairing(players: list[int], ok: Compatibility, eligible: frozenset[int],
+                     start: Iterable[Pair] = ()) -> list[Pair] | None:
+    """A pairing of all `players` but at most one allowed the PAB, or None.
+
+    The matching starts from the pairs of `start` (the last such pairing found) that
+    join two of `players`, and lists a player's neighbours only when a search reaches
+    him: below a bracket most of the last pairing still holds."""
     index = {p: i for i, p in enumerate(players)}
-    adj: list[list[int]] = [[index[q] for q in ok.neighbours(p) if q in index] for p in players]
-    if len(players) % 2:
-        dummy = len(players)
-        adj.append([])
-        for p in players:
-            if p in eligible:
-                adj[dummy].append(index[p])
-                adj[index[p]].append(dummy)
-    good, _ = is_perfect(adj)
-    return good
+    n = len(players)
+    odd = n % 2 == 1
+
+    def row(i: int) -> list[int]:
+        if i == n:  # the PAB
+            return [index[p] for p in players if p in eligible]
+        out = [index[q] for q in ok.neighbours(players[i]) if q in index]
+        if odd and players[i] in eligible:
+            out.append(n)
+        return out
+
+    adj = LazyAdjacency(n + odd, row)
+    mate = [-1] * (n + odd)
+    for p, q in start:
+        i, j = index.get(p), index.get(q)
+        if i is not None and j is not None and mate[i] == mate[j] == -1:
+            mate[i], mate[j] = j, i
+    good, mate = is_perfect(adj, mate)
+    if not good:
+        return None
+    return [(players[i], players[j]) for i, j in enumerate(mate[:n]) if i < j < n]
 
 
 def _solve(
@@ -60,10 +84,16 @@ def _solve(
         if forced is not None:
             bm.force(forced)
         bm.solver.on_tier = on_tier
-        if special or forced is not None:
-            bm.solver.solve()  # a first solution; a normal bracket's is start_inside()
+        # A first solution: a normal bracket's is start_inside(); a special one's is a
+        # complete matching, or CP-SAT's (whose infeasibility makes [C.4] a tier).
+        if forced is not None or (special and (soft or not bm.start_complete())):
+            bm.solver.solve()
         return bm
 
+    if not special and not final and forced is None and rc.settings.bracket_alone:
+        alone = _solve_by_lookahead(rc, bracket, mdps, lower, on_tier)
+        if alone is not None:
+            return alone
     try:
         bm = build(False)
     except InfeasibleError:
@@ -122,6 +152,40 @@ def _solve_alone(rc: RoundContext, bm: BracketModel2017) -> bool:
     return solve_alone(bm, inner, todo, frozenset(fixed), one_per_solve=True)
 
 
+def _solve_by_lookahead(
+    rc: RoundContext, bracket: list[int], mdps: list[int], lower: list[int], on_tier: Callable[[str], None]
+) -> BracketModel2017 | None:
+    """A normal bracket on its own, [C.7] decided by matchings (e2017/lookahead.py), or
+    None when its downfloaters do not reach [C.7]'s bounds (the full model decides)."""
+    base = min(rc.state.players[p].pairing_score for p in (*bracket, *lower))
+    inner = BracketModel2017(
+        rc.state, bracket, frozenset(mdps), [], rc.compatible, rc.pab_allowed, False, sd_base=base,
+        settings=rc.settings,
+    )
+    inner.solver.on_tier = on_tier
+    inner.start_inside()
+    later: list[Term] = []
+    nb: NextBracket | None = None
+    for name in rc.edition.quality:
+        if name == "C.7":
+            nb = NextBracket(inner, lower, rc.compatible)
+            k = sum(inner.solver.var_value(inner.df[p]) for p in inner.bracket)
+            if not nb.reaches_bounds(frozenset(p for p in inner.bracket if inner.solver.var_value(inner.df[p]))):
+                return None
+            for tier in nb.tiers(k):
+                inner.solver.record(tier)
+        elif name in LOOKING_BEYOND:
+            for term in CRITERIA[name](inner):
+                inner.solver.minimize([term])
+        else:
+            later += CRITERIA[name](inner)
+    assert nb is not None, "the 2017 edition lists [C.7]"
+    check = nb
+    if not finish_alone(inner, later, lambda floaters, _: check.reaches_bounds(floaters), one_per_solve=True):
+        return None
+    return inner
+
+
 class Procedure2017:
     """The 2017 round (see the module docstring)."""
 
@@ -129,8 +193,10 @@ class Procedure2017:
         st = rc.state
         present = list(st.present)
         rc.pab_allowed = frozenset(p for p in present if st.players[p].pab_eligible)
-        if not completable(present, rc.compatible, rc.pab_allowed):
+        full = complete_pairing(present, rc.compatible, rc.pab_allowed)
+        if full is None:
             raise no_valid_pairing(st, present, rc.compatible)
+        rc.witness = full
 
     def next_bracket(self, rc: RoundContext) -> Bracket | None:
         i = rc.next_group
@@ -169,7 +235,10 @@ class Procedure2017:
             if rc.forced is not None:
                 floaters = _solve(rc, players, mdps, bracket.next_group, False, final, None).bracket_result()[1]
             below = [p for p in rc.remaining if p not in bracket.players]
-            if not completable(floaters + below, rc.compatible, rc.pab_allowed):
+            full = complete_pairing(floaters + below, rc.compatible, rc.pab_allowed, rc.witness)
+            if full is not None:
+                rc.witness = full
+            else:
                 # A.9: this is the PPB; pair it again with everybody below, completing.
                 bm = _solve(rc, players, mdps, below, True, False, rc.forced, head + " (PPB)")
                 rc.collapsed = True
