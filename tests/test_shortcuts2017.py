@@ -41,3 +41,19 @@ def test_shortcuts_agree_with_the_plain_model(path: Path, monkeypatch: pytest.Mo
             assert (got.as_pairs(), got.bye) == (plain.as_pairs(), plain.bye), f"round {rnd}"
             assert [b.tiers for b in got.brackets] == [b.tiers for b in plain.brackets], f"round {rnd}"
     assert any(m is not None for m in decided), "no bracket was decided by the matchings"
+
+
+@pytest.mark.parametrize("path", FILES[:2] + FILES[-1:], ids=lambda p: p.stem)
+def test_downfloaters_short_of_the_bounds_leave_the_bracket_to_the_full_model(path: Path, monkeypatch) -> None:
+    """A set of downfloaters that does not reach [C.7]'s bounds (forced here for every
+    set) hands the bracket to the full model: the answers stay the plain model's."""
+    from cpsat_pairing.dutch.e2017.lookahead import NextBracket
+
+    monkeypatch.setattr(NextBracket, "reaches_bounds", lambda self, floaters: False)
+    t = read_trf(path)
+    last = max(len(p.rounds) for p in t.players)
+    t = with_rounds_in_file(t, last)
+    for rnd in (r for r in range(1, last + 1) if round_exists(t, r)):
+        got, plain = pair(t, rnd, "dutch-2017"), pair(t, rnd, "dutch-2017", settings=PLAIN)
+        assert (got.as_pairs(), got.bye) == (plain.as_pairs(), plain.bye), f"round {rnd}"
+        assert [b.tiers for b in got.brackets] == [b.tiers for b in plain.brackets], f"round {rnd}"

@@ -10,6 +10,11 @@ below then form the collapsed last bracket (CLB), whose pairing completes the ro
 The last bracket (no scoregroup below) is paired with completion as well; the player it
 leaves unpaired receives the PAB.  There is no global PAB-score tier: the PSD of the
 last brackets ([C.6]) brings the PAB down to the lowest scores.
+
+A normal bracket is first paired on its own, [C.7] decided by matchings when its
+downfloaters reach that criterion's bounds (e2017/lookahead.py).  Otherwise the model
+holds the next scoregroup (or, in the PPB, every player below) pair by pair, and the
+tiers after [C.7] are solved on the bracket alone (dutch/alone.py).
 """
 
 from __future__ import annotations
