@@ -18,6 +18,7 @@ from cpsat_pairing import SolverSettings, pair, read_trf
 from cpsat_pairing.apps.check import with_rounds_in_file
 from cpsat_pairing.domain.state import round_exists
 from cpsat_pairing.dutch.e2017 import procedure
+from cpsat_pairing.dutch.e2017.lookahead import NextBracket
 
 from helpers import CORPUS, CORPUS_2017, CORPUS_2017_JAVAFO
 
@@ -47,8 +48,6 @@ def test_shortcuts_agree_with_the_plain_model(path: Path, monkeypatch: pytest.Mo
 def test_downfloaters_short_of_the_bounds_leave_the_bracket_to_the_full_model(path: Path, monkeypatch) -> None:
     """A set of downfloaters that does not reach [C.7]'s bounds (forced here for every
     set) hands the bracket to the full model: the answers stay the plain model's."""
-    from cpsat_pairing.dutch.e2017.lookahead import NextBracket
-
     monkeypatch.setattr(NextBracket, "reaches_bounds", lambda self, floaters: False)
     t = read_trf(path)
     last = max(len(p.rounds) for p in t.players)

@@ -20,6 +20,7 @@ tiers after [C.7] are solved on the bracket alone (dutch/alone.py).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from fractions import Fraction
 
 from cpsat_pairing.domain.compat import Compatibility
 from cpsat_pairing.dutch.alone import finish_alone, solve_alone
@@ -122,10 +123,8 @@ def _solve(
     if forced is None and bm.lower and not bm.soft_completion and rc.settings.bracket_alone:
         if _solve_alone(rc, bm):
             return bm
-    for name in rc.edition.quality:
-        if name not in LOOKING_BEYOND:
-            for term in CRITERIA[name](bm):
-                bm.solver.minimize([term])
+    for term in _later_terms(rc, bm):
+        bm.solver.minimize([term])
     generation_order(bm)
     return bm
 
@@ -136,25 +135,32 @@ def _solve(
 LOOKING_BEYOND = frozenset({"C.4", "C.5", "C.6", "C.7"})
 
 
+def _bracket_alone(rc: RoundContext, bracket: list[int], mdps: Iterable[int], sd_base: Fraction) -> BracketModel2017:
+    """The bracket's model without the players below (its downfloaters' SDs measured
+    from `sd_base`, as its full model measures them)."""
+    return BracketModel2017(
+        rc.state, bracket, frozenset(mdps), [], rc.compatible, rc.pab_allowed, False, sd_base=sd_base,
+        settings=rc.settings,
+    )
+
+
+def _later_terms(rc: RoundContext, bm: BracketModel2017) -> list[Term]:
+    """The terms of the criteria after those that look beyond the bracket."""
+    return [t for name in rc.edition.quality if name not in LOOKING_BEYOND for t in CRITERIA[name](bm)]
+
+
 def _solve_alone(rc: RoundContext, bm: BracketModel2017) -> bool:
     """The tiers after [C.7] and the generation order on the bracket alone
     (dutch/alone.py): [C.5] and [C.6] fixed on it as on the full model, every set of
     downfloaters checked against the full model (the next bracket's [C.7] values, or
     the round's completion in the PPB, the CLB and the last bracket)."""
-    inner = BracketModel2017(
-        rc.state, bm.bracket, bm.mdps, [], bm.compatible, bm.pab_allowed, False, sd_base=bm.min_score,
-        settings=bm.settings,
-    )
+    inner = _bracket_alone(rc, bm.bracket, bm.mdps, bm.min_score)
     fixed = {tier.name: tier.value for tier in bm.solver.trace}
-    todo: list[Term] = []
-    for name in rc.edition.quality:
-        if name in ("C.5", "C.6"):
-            for t in CRITERIA[name](inner):
-                if t.vars:
-                    inner.solver.fix(t, fixed[t.name])
-        elif name not in LOOKING_BEYOND:
-            todo += CRITERIA[name](inner)
-    return solve_alone(bm, inner, todo, frozenset(fixed), one_per_solve=True)
+    for name in ("C.5", "C.6"):
+        for t in CRITERIA[name](inner):
+            if t.vars:
+                inner.solver.fix(t, fixed[t.name])
+    return solve_alone(bm, inner, _later_terms(rc, inner), frozenset(fixed), one_per_solve=True)
 
 
 def _solve_by_lookahead(
@@ -162,31 +168,22 @@ def _solve_by_lookahead(
 ) -> BracketModel2017 | None:
     """A normal bracket on its own, [C.7] decided by matchings (e2017/lookahead.py), or
     None when its downfloaters do not reach [C.7]'s bounds (the full model decides)."""
-    base = min(rc.state.players[p].pairing_score for p in (*bracket, *lower))
-    inner = BracketModel2017(
-        rc.state, bracket, frozenset(mdps), [], rc.compatible, rc.pab_allowed, False, sd_base=base,
-        settings=rc.settings,
-    )
+    inner = _bracket_alone(rc, bracket, mdps, min(rc.state.players[p].pairing_score for p in (*bracket, *lower)))
     inner.solver.on_tier = on_tier
     inner.start_inside()
-    later: list[Term] = []
-    nb: NextBracket | None = None
-    for name in rc.edition.quality:
+    for name in rc.edition.quality:  # the criteria before [C.7], on the bracket alone
         if name == "C.7":
-            nb = NextBracket(inner, lower, rc.compatible)
-            k = sum(inner.solver.var_value(inner.df[p]) for p in inner.bracket)
-            if not nb.reaches_bounds(frozenset(p for p in inner.bracket if inner.solver.var_value(inner.df[p]))):
-                return None
-            for tier in nb.tiers(k):
-                inner.solver.record(tier)
-        elif name in LOOKING_BEYOND:
+            break
+        if name in LOOKING_BEYOND:
             for term in CRITERIA[name](inner):
                 inner.solver.minimize([term])
-        else:
-            later += CRITERIA[name](inner)
-    assert nb is not None, "the 2017 edition lists [C.7]"
-    check = nb
-    if not finish_alone(inner, later, lambda floaters, _: check.reaches_bounds(floaters), one_per_solve=True):
+    nb = NextBracket(inner, lower, rc.compatible)
+    floaters = frozenset(p for p in inner.bracket if inner.solver.var_value(inner.df[p]))
+    if not nb.reaches_bounds(floaters):
+        return None
+    for tier in nb.tiers(len(floaters)):
+        inner.solver.record(tier)
+    if not finish_alone(inner, _later_terms(rc, inner), lambda fl, _: nb.reaches_bounds(fl), one_per_solve=True):
         return None
     return inner
 
