@@ -9,6 +9,7 @@ of players.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Set
 from typing import Callable, Iterable
 
 from cpsat_pairing.domain.state import PlayerState, PrefKind, RoundState
@@ -26,6 +27,46 @@ def absolute_colour_clash(a: PlayerState, b: PlayerState) -> bool:
         and b.pref_kind is PrefKind.ABSOLUTE
         and a.pref_colour == b.pref_colour
     )
+
+
+class Neighbours(Set[int]):
+    """The players one player may meet: the round's pool less those he may not.
+
+    Kept as the (short) exclusion list, not as a set of its own: late in a big Swiss
+    nearly everybody may meet nearly everybody, and a set per player of all the others
+    grows with the square of the field (about 3 GB at 9,999 players).  Set operations
+    with smaller sets cost what they cost on a frozenset."""
+
+    __slots__ = ("_pool", "_excluded")
+
+    def __init__(self, pool: frozenset[int], excluded: frozenset[int]) -> None:
+        self._pool = pool
+        self._excluded = excluded
+
+    def __contains__(self, q: object) -> bool:
+        return q in self._pool and q not in self._excluded
+
+    def __iter__(self) -> Iterator[int]:
+        excluded = self._excluded
+        return iter([q for q in self._pool if q not in excluded])
+
+    def __len__(self) -> int:
+        return len(self._pool) - len(self._excluded & self._pool)
+
+    def __and__(self, other: Iterable[object]) -> frozenset[int]:
+        pool, excluded = self._pool, self._excluded
+        return frozenset(q for q in other if q in pool and q not in excluded)
+
+    __rand__ = __and__
+
+    def isdisjoint(self, other: Iterable[object]) -> bool:
+        pool, excluded = self._pool, self._excluded
+        return not any(q in pool and q not in excluded for q in other)
+
+    @property
+    def excluded(self) -> frozenset[int]:
+        """Who may not be met (the player himself included); pool members or not."""
+        return self._excluded
 
 
 class Compatibility:
@@ -49,7 +90,7 @@ class Compatibility:
                 and self.players[p].pref_kind is PrefKind.ABSOLUTE
                 and self.players[p].pref_colour == c
             )
-        self._neighbours: dict[int, frozenset[int]] = {}
+        self._neighbours: dict[int, Neighbours] = {}
 
     def _excluded(self, p: int) -> set[int]:
         a = self.players[p]
@@ -64,12 +105,17 @@ class Compatibility:
         """The players p may not meet in this round by a forbidden pair."""
         return frozenset(self._forbidden.get(p, ()))
 
-    def neighbours(self, p: int) -> frozenset[int]:
+    def neighbours(self, p: int) -> Neighbours:
         got = self._neighbours.get(p)
         if got is None:
-            got = self.pool - self._excluded(p)
+            got = Neighbours(self.pool, frozenset(self._excluded(p)))
             self._neighbours[p] = got
         return got
+
+    def excluded(self, p: int) -> frozenset[int]:
+        """Who p may not meet (himself included): for scans over players known to be
+        in the pool, one set lookup each."""
+        return self.neighbours(p).excluded
 
     def __call__(self, p: int, q: int) -> bool:
         return q in self.neighbours(p)

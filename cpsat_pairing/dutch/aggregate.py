@@ -48,7 +48,8 @@ class AggregateBracketModel(BracketModel):
         m = self.model
         nb = ok.neighbours
         bracket = self.bracket  # in ranking order, as `remaining`
-        self._make_pairs((p, [q for q in bracket[i + 1 :] if q in nb(p)]) for i, p in enumerate(bracket))
+        ex = ok.excluded
+        self._make_pairs((p, [q for q in bracket[i + 1 :] if q not in ex(p)]) for i, p in enumerate(bracket))
         lower_set = frozenset(self.lower)
         for p in self.bracket:
             if not nb(p).isdisjoint(ns):

@@ -114,6 +114,8 @@ def finish_alone(inner: PairModel, todo: Sequence[Term], passes: Callable[[froze
     except (_TooManyCuts, InfeasibleError, SolveLimitError):
         STATS["fallbacks"] += 1
         return False
+    finally:
+        inner.solver.accept = None  # it sees `inner`: no cycle to outlive the bracket
     return True
 
 

@@ -10,6 +10,7 @@ when their own bracket is paired.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 from functools import cached_property
 from fractions import Fraction
@@ -84,9 +85,9 @@ class BracketModel(PairIndices):
         pset = frozenset(self.players)
         self.lower = [p for p in self.remaining if p not in pset]
         m = self.model
-        nb, players, local, inside = self.compatible.neighbours, self.players, self.local, self.inside
+        ex, players, local, inside = self.compatible.excluded, self.players, self.local, self.inside
         self._make_pairs(
-            (p, [q for q in players[i + 1 :] if q in nb(p) and (not local or inside(p, q))]) for i, p in enumerate(players)
+            (p, [q for q in players[i + 1 :] if q not in ex(p) and (not local or inside(p, q))]) for i, p in enumerate(players)
         )
         if self.local:
             for p in self.bracket:
@@ -154,8 +155,9 @@ class BracketModel(PairIndices):
         """Give a big model's solver its restriction and the count model's bound."""
         optional = self.optional_pairs()
         if optional:
+            me = weakref.proxy(self)  # see `counts`
             self.solver.use_restrictions(
-                optional, lambda chunk, fixed: self.counts.minimum(chunk, fixed), lambda chunk: repair(self, chunk)
+                optional, lambda chunk, fixed: me.counts.minimum(chunk, fixed), lambda chunk: repair(me, chunk)
             )
 
     def player_families(self) -> dict[str, dict[int, cp_model.IntVar]]:
@@ -166,8 +168,12 @@ class BracketModel(PairIndices):
 
     @cached_property
     def counts(self) -> CountBound:
-        """The bracket's count model (bounds.py), built on first use: most tiers never need it."""
-        return CountBound(self)
+        """The bracket's count model (bounds.py), built on first use: most tiers never need it.
+
+        It and the solver's callbacks see the model through a weak proxy: a reference
+        cycle would keep a finished bracket's model, hundreds of MB at thousands of
+        players, alive until a full garbage collection, after the next one is built."""
+        return CountBound(weakref.proxy(self))
 
     def optional_pairs(self) -> list[list[int]]:
         """Pairs of a big model that a solve can first try without (LexSolver.optional;

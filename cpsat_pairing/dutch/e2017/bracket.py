@@ -20,6 +20,7 @@ colour criteria read both the same way.
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import dataclass, field
 from functools import cached_property
 from fractions import Fraction
@@ -90,11 +91,11 @@ class BracketModel2017(PairIndices):
         m = self.model
         for p in self.players:
             self.adj[p] = []
-        nb, mdps = self.compatible.neighbours, self.mdps
+        ex, mdps = self.compatible.excluded, self.mdps
         for i, p in enumerate(self.players):
-            near, both = nb(p), p in mdps
+            far, both = ex(p), p in mdps
             for q in self.players[i + 1 :]:
-                if q in near and not (both and q in mdps):
+                if q not in far and not (both and q in mdps):
                     v = m.new_bool_var("")
                     self.x[(p, q)] = v
                     self.adj[p].append((q, v))
@@ -131,13 +132,15 @@ class BracketModel2017(PairIndices):
             optional = window_restrictions(self.players, self.score, self.mdps,
                                            ((k, v.index) for k, v in self.x.items()), self.settings.windows)
         if optional or self.local:
-            bound = (lambda chunk, fixed: self.counts.minimum(chunk, fixed)) if self.local else None
-            self.solver.use_restrictions(optional, bound, lambda chunk: repair(self, chunk))
+            me = weakref.proxy(self)  # see `counts`
+            bound = (lambda chunk, fixed: me.counts.minimum(chunk, fixed)) if self.local else None
+            self.solver.use_restrictions(optional, bound, lambda chunk: repair(me, chunk))
 
     @cached_property
     def counts(self) -> CountBound:
-        """The bracket-alone model's count model (solver/bounds.py), built on first use."""
-        return CountBound(self)
+        """The bracket-alone model's count model (solver/bounds.py), built on first use;
+        it sees the model through a weak proxy, as in the 2026 model."""
+        return CountBound(weakref.proxy(self))
 
     def player_families(self) -> dict[str, dict[int, cp_model.IntVar]]:
         return {"df": self.df, "u": self.u}

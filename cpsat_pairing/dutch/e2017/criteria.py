@@ -14,6 +14,7 @@ every SD criterion is written below, one term per SD value.
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import Callable
 from fractions import Fraction
 
@@ -77,7 +78,8 @@ def completion(bm: BracketModel2017) -> list[Term]:
 def most_pairs(bm: BracketModel2017) -> list[Term]:
     """[C.5] maximise the number of pairs (minimise the bracket's downfloaters)."""
     term = bm.term("C.5", "downfloaters", ((1, bm.df[p]) for p in bm.bracket))
-    term.least = lambda _: bm.fewest_downfloaters()
+    me = weakref.proxy(bm)  # a bound kept by the solver must not keep the model alive
+    term.least = lambda _: me.fewest_downfloaters()
     return [term]
 
 
@@ -101,7 +103,7 @@ def psd(bm: BracketModel2017) -> list[Term]:
     lowest_pair = min(pair_sds) if pair_sds else None
     floater_sds = sorted(bm.sd_floater(p) for p in bm.bracket)
     for i, (value, term) in enumerate(zip(levels, terms)):
-        term.least = functools.partial(_psd_least, bm, terms[:i], value, lowest_pair, floater_sds)
+        term.least = functools.partial(_psd_least, weakref.proxy(bm), terms[:i], value, lowest_pair, floater_sds)
     return terms
 
 
@@ -137,7 +139,8 @@ def next_bracket(bm: BracketModel2017) -> list[Term]:
         )
     else:
         pairs = bm.term("C.7", "next-bracket pairs", ((-1, v) for (p, q), v in bm.x.items() if not bm.inside(p, q)))
-    pairs.least = lambda solver: -_most_pairs_below(bm, solver)
+    me = weakref.proxy(bm)
+    pairs.least = lambda solver: -_most_pairs_below(me, solver)
     items: list[tuple[int, int, cp_model.IntVar]] = []
     for (p, q), v in bm.x.items():
         for r in (p, q):

@@ -64,8 +64,8 @@ def pab_prepass(st: RoundState, present: list[int], ok: Compatibility) -> tuple[
     def row(i: int) -> list[int]:
         if i == dummy:
             return []
-        nb = ok.neighbours(present[i])
-        return [j for j, q in enumerate(present) if q in nb]
+        far = ok.excluded(present[i])
+        return [j for j, q in enumerate(present) if q not in far]
 
     n = len(present)
     dummy = n
@@ -79,8 +79,8 @@ def pab_prepass(st: RoundState, present: list[int], ok: Compatibility) -> tuple[
     mate = [-1] * len(adj)
     for i, p in enumerate(present):
         if mate[i] == -1:
-            nb = ok.neighbours(p)
-            j = next((j for j in range(i + 1, n) if mate[j] == -1 and present[j] in nb), None)
+            far = ok.excluded(p)
+            j = next((j for j in range(i + 1, n) if mate[j] == -1 and present[j] not in far), None)
             if j is not None:
                 mate[i], mate[j] = j, i
     for level in levels:
