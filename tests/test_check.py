@@ -130,6 +130,23 @@ def test_jobs_and_progress(tmp_path: Path) -> None:
     assert "summary" in result.stdout and "5/6 rounds match, 1 colours differ; 2 files" in result.stdout
 
 
+def test_a_lone_file_has_its_rounds_checked_side_by_side(tmp_path: Path) -> None:
+    """One file, two jobs: its rounds share the pool, and the report is the one-job
+    report, round by round (verdicts, both pairings, the difference found)."""
+    from cpsat_pairing.apps import check as check_app
+
+    path, rnd = _mutated(tmp_path, "swap opponents")
+    one = check_app.check_file(str(path), "dutch-2026", jobs=1)
+    two = check_app.check_file(str(path), "dutch-2026", jobs=2)
+    assert [r.round for r in two.rounds] == [r.round for r in one.rounds] and len(one.rounds) > 2
+    for a, b in zip(one.rounds, two.rounds):
+        assert (a.verdict, a.difference, a.file) == (b.verdict, b.difference, b.file), a.round
+        assert a.rules is not None and b.rules is not None and a.rules.as_pairs() == b.rules.as_pairs()
+    assert any(r.verdict.value != "match" for r in two.rounds if r.round == rnd)
+    code, data = _check_json(str(path), "--jobs", "2")
+    assert code == 10 and [r["round"] for r in data["files"][0]["rounds"]] == [r.round for r in one.rounds]
+
+
 class StrictHTML(HTMLParser):
     """Well-formedness: every non-void element closed in order; collects sections and URLs."""
 

@@ -68,6 +68,59 @@ def test_neighbour_sets_are_the_absolute_criteria() -> None:
             assert ok(p, q) == expected == (q in ok.neighbours(p)), (p, q)
 
 
+def test_a_neighbour_view_behaves_as_the_set_it_stands_for() -> None:
+    """`neighbours(p)` keeps only who p may not meet; every set operation the engine
+    uses must answer as the explicit set of the others would."""
+    t = read_trf(SAMPLE[1])
+    st = build_state(t, 6, load_edition("dutch-2026").state_rules)
+    ok = Compatibility(st, t)
+    pool = frozenset(st.present)
+    outsiders = frozenset({10**6, -1})
+    probes = [frozenset(list(pool)[i::7]) | outsiders for i in range(3)] + [frozenset(), outsiders]
+    for p in st.present:
+        view = ok.neighbours(p)
+        explicit = frozenset(q for q in pool if ok(p, q))
+        assert len(view) == len(explicit) and frozenset(view) == explicit
+        assert list(view) == [q for q in pool if q in explicit]  # the pool's order
+        assert ok.excluded(p) >= pool - explicit
+        for probe in probes:
+            assert view & probe == explicit & probe == probe & view
+            assert view.isdisjoint(probe) == explicit.isdisjoint(probe)
+        assert all((q in view) == (q in explicit) for q in [*pool, *outsiders])
+
+
+@pytest.mark.parametrize("edition", ["dutch-2026", "dutch-2017", "dutch-2013"])
+def test_a_finished_bracket_model_is_freed_without_a_garbage_collection(edition: str,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bracket model and the callbacks its solver keeps (bounds, repair, acceptance)
+    must not form a reference cycle: at thousands of players each model is hundreds
+    of MB, and a cycle keeps it alive until a full collection, after the next one is
+    built.  Restrictions are forced on (as in big models) so that their callbacks exist."""
+    import gc
+    import weakref
+
+    from cpsat_pairing.dutch.aggregate import AggregateBracketModel
+    from cpsat_pairing.dutch.bracket import BracketModel
+    from cpsat_pairing.dutch.e2017.bracket import BracketModel2017
+
+    made: list[weakref.ref] = []
+    for cls in (BracketModel, AggregateBracketModel, BracketModel2017):
+        real = cls.__post_init__
+        monkeypatch.setattr(cls, "__post_init__", lambda self, real=real: (real(self), made.append(weakref.ref(self))))
+    t = read_trf(CORPUS / "dutch-2017" / "shortcuts" / "j000003.trf")
+    restricted = SolverSettings(sparse_from=20, windows=(2, 4))
+    gc.disable()
+    try:
+        gc.collect()
+        for r in (4, 6):
+            pair(t, r, edition, settings=restricted)
+        alive = [type(ref()).__name__ for ref in made if ref() is not None]
+    finally:
+        gc.enable()
+    assert made, "no bracket model was built"
+    assert not alive, f"{len(alive)} of {len(made)} bracket models outlived their round: {alive[:3]}"
+
+
 def test_progress_names_each_bracket() -> None:
     t, rounds = _rounds(SAMPLE[0])
     seen: list[str] = []

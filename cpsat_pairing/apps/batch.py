@@ -64,6 +64,11 @@ def _check_file_task(args: tuple[str, str | None, str | None]) -> FileCheck:
     return check_file(*args)
 
 
+def _check_rounds_in_pool(args: tuple[str, str | None, str | None], jobs: int) -> FileCheck:
+    """A lone file: its rounds share the pool instead."""
+    return check_file(*args, jobs=jobs)
+
+
 def check_files(
     paths: Sequence[str],
     edition: str | None = "dutch-2026",
@@ -71,12 +76,13 @@ def check_files(
     jobs: int = 1,
     on_done: Callable[[FileCheck], None] | None = None,
 ) -> list[FileCheck]:
-    """Check many files, `jobs` at a time in a process pool; reports in the given order."""
+    """Check many files, `jobs` at a time in a process pool (one file: `jobs` of its
+    rounds at a time); reports in the given order."""
     tasks = [(str(p), edition, rounds) for p in paths]
     results: dict[int, FileCheck] = {}
     if jobs <= 1 or len(tasks) <= 1:
         for i, task in enumerate(tasks):
-            results[i] = _check_file_task(task)
+            results[i] = _check_rounds_in_pool(task, jobs)
             if on_done:
                 on_done(results[i])
     else:

@@ -17,6 +17,7 @@ import dataclasses
 import re
 import time
 from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
@@ -262,13 +263,26 @@ def with_rounds_in_file(t: Tournament, last: int) -> Tournament:
     return t
 
 
-def check_tournament(t: Tournament, edition: str | Edition = "dutch-2026", rounds: str | None = None) -> list[RoundCheck]:
-    """Every round the file holds (within `rounds`), checked in order."""
+def check_tournament(t: Tournament, edition: str | Edition = "dutch-2026", rounds: str | None = None,
+                     jobs: int = 1) -> list[RoundCheck]:
+    """Every round the file holds (within `rounds`), in order; `jobs` rounds at a time
+    in a process pool.
+
+    Each round is paired from the file's own earlier rounds, never from the engine's,
+    so the rounds are independent: checking them side by side gives the same report."""
     ed = as_edition(edition)
     wanted = parse_rounds(rounds)
     last = max((len(p.rounds) for p in t.players), default=0)
     t = with_rounds_in_file(t, last)
-    return [check_round(t, r, ed) for r in range(1, last + 1) if wanted(r) and round_exists(t, r)]
+    todo = [r for r in range(1, last + 1) if wanted(r) and round_exists(t, r)]
+    if jobs <= 1 or len(todo) <= 1:
+        return [check_round(t, r, ed) for r in todo]
+    # In round order: the first rounds have the biggest scoregroups (round 1 is one
+    # bracket of everybody), so the longest tasks start first and the workers finish
+    # together.
+    with ProcessPoolExecutor(min(jobs, len(todo))) as pool:
+        futures = [pool.submit(check_round, t, r, ed) for r in todo]
+        return [f.result() for f in futures]
 
 
 @dataclass
@@ -292,42 +306,44 @@ class FileCheck:
 
 
 def check(
-    source: str | Path | Tournament, edition: str | None = None, rounds: str | None = None
+    source: str | Path | Tournament, edition: str | None = None, rounds: str | None = None, jobs: int = 1
 ) -> FileCheck:
     """Check every round of a paired tournament (a file, or one already read).
 
     `edition` None: the edition the file names, else the default (`notes` say which);
-    `rounds` e.g. "3-7" or "2,5,8-" (default: all)."""
+    `rounds` e.g. "3-7" or "2,5,8-" (default: all); `jobs` rounds checked at a time
+    (processes)."""
     if not isinstance(source, Tournament):
-        return check_file(str(source), edition, rounds)
+        return check_file(str(source), edition, rounds, jobs)
     out = FileCheck(source.source or "<tournament>", edition, name=source.name, players=len(source.players),
                     warnings=list(source.warnings), roster={p.id: (p.name, p.rating) for p in source.players})
     choice = edition_for(source, edition)
     out.edition, out.edition_reason, out.notes = choice.name, choice.reason, list(choice.notes)
-    out.rounds = _check_rounds(source, choice.name, rounds, out)
+    out.rounds = _check_rounds(source, choice.name, rounds, out, jobs)
     out.exit_code = exit_code([out])
     return out
 
 
-def _check_rounds(t: Tournament, edition: str, rounds: str | None, out: FileCheck) -> list[RoundCheck]:
+def _check_rounds(t: Tournament, edition: str, rounds: str | None, out: FileCheck, jobs: int = 1) -> list[RoundCheck]:
     """`check_tournament`, with the initial colour read off the file's rounds when it
     states none (as both reference engines read it), and a note saying so."""
     note = initial_colour_note(t)
     if note is not None and t.rounds_played:
         out.notes.append(f"{out.file}: {note}")
         t = dataclasses.replace(t, initial_colour=infer_initial_colour(t))
-    return check_tournament(t, edition, rounds)
+    return check_tournament(t, edition, rounds, jobs)
 
 
-def check_file(path: str, edition: str | None = "dutch-2026", rounds: str | None = None) -> FileCheck:
+def check_file(path: str, edition: str | None = "dutch-2026", rounds: str | None = None, jobs: int = 1) -> FileCheck:
     """One file's report; errors reading it are reported, not raised (a batch goes on).
 
-    `edition` None: the edition the file names, else the default (`notes` say which)."""
-    return check_data(None, path, edition, rounds)
+    `edition` None: the edition the file names, else the default (`notes` say which);
+    `jobs` rounds checked at a time."""
+    return check_data(None, path, edition, rounds, jobs)
 
 
 def check_data(
-    data: bytes | None, path: str, edition: str | None = "dutch-2026", rounds: str | None = None
+    data: bytes | None, path: str, edition: str | None = "dutch-2026", rounds: str | None = None, jobs: int = 1
 ) -> FileCheck:
     """`check_file` on the file's bytes when they were read elsewhere (a cluster worker
     gets the bytes, not the path); `data=None` reads `path` here."""
@@ -345,7 +361,7 @@ def check_data(
     out.notes = [f"{path}: {n}" for n in choice.notes]
     out.name, out.players, out.warnings = t.name, len(t.players), list(t.warnings)
     out.roster = {p.id: (p.name, p.rating) for p in t.players}
-    out.rounds = _check_rounds(t, choice.name, rounds, out)
+    out.rounds = _check_rounds(t, choice.name, rounds, out, jobs)
     out.exit_code = exit_code([out])
     return out
 

@@ -55,6 +55,8 @@ class Neighbours(Set[int]):
 
     def __and__(self, other: Iterable[object]) -> frozenset[int]:
         pool, excluded = self._pool, self._excluded
+        if isinstance(other, (set, frozenset)):
+            return frozenset(other.intersection(pool).difference(excluded))
         return frozenset(q for q in other if q in pool and q not in excluded)
 
     __rand__ = __and__

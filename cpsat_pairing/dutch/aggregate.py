@@ -48,8 +48,7 @@ class AggregateBracketModel(BracketModel):
         m = self.model
         nb = ok.neighbours
         bracket = self.bracket  # in ranking order, as `remaining`
-        ex = ok.excluded
-        self._make_pairs((p, [q for q in bracket[i + 1 :] if q not in ex(p)]) for i, p in enumerate(bracket))
+        self._make_pairs(self._rows(bracket, False))
         lower_set = frozenset(self.lower)
         for p in self.bracket:
             if not nb(p).isdisjoint(ns):
@@ -137,7 +136,7 @@ class AggregateBracketModel(BracketModel):
         adj: list[list[int]] = [[] for _ in verts]
         group_set = frozenset(group)
         for i, p in enumerate(verts):
-            for n in self.compatible.neighbours(p) & group_set:
+            for n in group_set - self.compatible.excluded(p):
                 j = index[n]
                 if j > i:
                     adj[i].append(j)

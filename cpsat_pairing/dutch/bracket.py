@@ -14,7 +14,7 @@ import weakref
 from dataclasses import dataclass, field
 from functools import cached_property
 from fractions import Fraction
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from ortools.sat.python import cp_model
 
@@ -85,10 +85,7 @@ class BracketModel(PairIndices):
         pset = frozenset(self.players)
         self.lower = [p for p in self.remaining if p not in pset]
         m = self.model
-        ex, players, local, inside = self.compatible.excluded, self.players, self.local, self.inside
-        self._make_pairs(
-            (p, [q for q in players[i + 1 :] if q not in ex(p) and (not local or inside(p, q))]) for i, p in enumerate(players)
-        )
+        self._make_pairs(self._rows(self.players, self.local))
         if self.local:
             for p in self.bracket:
                 d = m.new_bool_var(f"df_{p}")
@@ -127,6 +124,14 @@ class BracketModel(PairIndices):
         all_vars = list(self.x.values()) + list(self.u.values()) + list(self.exit.values()) + list(self.df.values())
         self.solver = LexSolver(m, all_vars, self.settings)
         self._restrict()
+
+    def _rows(self, players: list[int], local: bool) -> Iterator[tuple[int, list[int]]]:
+        """Each of `players` with the later ones (ranking order) he may meet; with
+        `local`, only pairs inside the bracket."""
+        ex, inside = self.compatible.excluded, self.inside
+        for i, p in enumerate(players):
+            far = ex(p)
+            yield p, [q for q in players[i + 1 :] if q not in far and (not local or inside(p, q))]
 
     def _make_pairs(self, rows: Iterable[tuple[int, list[int]]]) -> None:
         """x[p, q] for each p and each q of its row (q after p in ranking order), with
@@ -231,7 +236,7 @@ class BracketModel(PairIndices):
         index = {p: i for i, p in enumerate(verts)}
         lower_set = frozenset(self.lower)
         vert_set = frozenset(verts)
-        neighbours = self.compatible.neighbours
+        excluded = self.compatible.excluded
         n_exits = len(exits)
         dummy = len(verts) if len(verts) % 2 else -1
         if dummy >= 0 and unpaired_above:
@@ -242,8 +247,8 @@ class BracketModel(PairIndices):
                 return [index[q] for q in self.lower if q in self.pab_allowed]
             p = verts[i]
             if i < n_exits:  # an exit meets a lower player
-                return [index[q] for q in sorted(neighbours(p) & lower_set, key=index.__getitem__)]
-            out = [index[q] for q in sorted(neighbours(p) & vert_set, key=index.__getitem__)]
+                return [index[q] for q in sorted(lower_set - excluded(p), key=index.__getitem__)]
+            out = [index[q] for q in sorted(vert_set - excluded(p), key=index.__getitem__)]
             if dummy >= 0 and p in self.pab_allowed:
                 out.append(dummy)
             return out

@@ -57,7 +57,7 @@ def check(
     ] = None,
     jobs: Annotated[
         int | None,
-        typer.Option("--jobs", "-j", min=1, help="Files checked in parallel (default: one per CPU core)."),
+        typer.Option("--jobs", "-j", min=1, help="Files checked in parallel, or the rounds of a single file (default: one per CPU core)."),
     ] = None,
     scheduler: Annotated[
         str | None,
