@@ -136,7 +136,8 @@ class AggregateBracketModel(BracketModel):
         adj: list[list[int]] = [[] for _ in verts]
         group_set = frozenset(group)
         for i, p in enumerate(verts):
-            for n in group_set - self.compatible.excluded(p):
+            far = self.compatible.excluded(p)
+            for n in frozenset(n for n in group_set if n not in far):
                 j = index[n]
                 if j > i:
                     adj[i].append(j)
