@@ -200,7 +200,8 @@ def _build_state(t: Tournament, rnd: int, rules: StateRules) -> RoundState:
     def pscore(pid: int, r: int) -> Fraction:
         """Score used for pairing round r (accelerated), as it was before round r."""
         a = acc.get(pid)
-        return score_before[pid][r - 1] + (a.points(r) if a else Fraction(0))
+        before = score_before[pid][r - 1]
+        return before + a.points(r) if a else before
 
     max_pts = max(sc.win, sc.draw)
     topscorer_line = Fraction(max_pts * (rnd - 1), 2)
