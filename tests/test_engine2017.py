@@ -13,7 +13,7 @@ from cpsat_pairing.apps.check import file_round, with_rounds_in_file
 from cpsat_pairing.domain.compat import Compatibility
 from cpsat_pairing.domain.state import build_state, round_exists
 from cpsat_pairing.dutch.e2017.bracket import BracketModel2017
-from cpsat_pairing.dutch.e2017.procedure import completable
+from cpsat_pairing.dutch.e2017.procedure import complete_pairing
 from cpsat_pairing.dutch.edition import edition_named, resolve_edition
 from cpsat_pairing.dutch.registry import CRITERIA
 
@@ -105,9 +105,9 @@ class _Meetings:
 def test_completable_counts_the_pab_eligibility() -> None:
     """C.2 / C.4: with an odd number left, the one unpaired must be allowed the PAB."""
     anyone = _Meetings(lambda p, q: True)
-    assert completable([1, 2, 3], anyone, frozenset({3}))
-    assert not completable([1, 2, 3], _Meetings(lambda p, q: {p, q} != {1, 2}), frozenset({3}))
-    assert not completable([1, 2, 3], anyone, frozenset())
+    assert complete_pairing([1, 2, 3], anyone, frozenset({3})) is not None
+    assert complete_pairing([1, 2, 3], _Meetings(lambda p, q: {p, q} != {1, 2}), frozenset({3})) is None
+    assert complete_pairing([1, 2, 3], anyone, frozenset()) is None
 
 
 def _bracket(t, rnd: int, bracket: list[int], mdps: list[int], lower: list[int], special: bool = False):

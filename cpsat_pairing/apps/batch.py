@@ -64,11 +64,6 @@ def _check_file_task(args: tuple[str, str | None, str | None]) -> FileCheck:
     return check_file(*args)
 
 
-def _check_rounds_in_pool(args: tuple[str, str | None, str | None], jobs: int) -> FileCheck:
-    """A lone file: its rounds share the pool instead."""
-    return check_file(*args, jobs=jobs)
-
-
 def check_files(
     paths: Sequence[str],
     edition: str | None = "dutch-2026",
@@ -82,7 +77,7 @@ def check_files(
     results: dict[int, FileCheck] = {}
     if jobs <= 1 or len(tasks) <= 1:
         for i, task in enumerate(tasks):
-            results[i] = _check_rounds_in_pool(task, jobs)
+            results[i] = check_file(*task, jobs=jobs)  # a lone file: its rounds share the pool
             if on_done:
                 on_done(results[i])
     else:

@@ -137,6 +137,8 @@ class AggregateBracketModel(BracketModel):
         group_set = frozenset(group)
         for i, p in enumerate(verts):
             far = self.compatible.excluded(p)
+            # A set, built in the group's order: its order is the row's, which decides
+            # the matching found and so the witness the next bracket starts from.
             for n in frozenset(n for n in group_set if n not in far):
                 j = index[n]
                 if j > i:

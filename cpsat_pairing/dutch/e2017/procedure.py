@@ -36,11 +36,6 @@ from cpsat_pairing.solver.matching import LazyAdjacency, is_perfect
 from cpsat_pairing.solver.terms import Term
 
 
-def completable(players: list[int], ok: Compatibility, eligible: frozenset[int]) -> bool:
-    """Can `players` all be paired (C.1-C.3), but at most one allowed the PAB (C.2)?"""
-    return complete_pairing(players, ok, eligible) is not None
-
-
 def complete_pairing(players: list[int], ok: Compatibility, eligible: frozenset[int],
                      start: Iterable[Pair] = ()) -> list[Pair] | None:
     """A pairing of all `players` but at most one allowed the PAB, or None.
