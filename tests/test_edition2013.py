@@ -7,16 +7,18 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from helpers import CORPUS
 
-from cpsat_pairing import ColourRule, load_edition, pair, read_trf
+from cpsat_pairing import ColourRule, SolverSettings, load_edition, pair, read_trf
 from cpsat_pairing.apps.check import file_round
 from cpsat_pairing.domain.state import PlayerState, PrefKind, build_state, round_exists
 from cpsat_pairing.domain.tournament import Colour
 from cpsat_pairing.dutch.boards import make_boards
-from cpsat_pairing.dutch.e2013.criteria import variable, x1_z1
+from cpsat_pairing.dutch.bracket import BracketModel
+from cpsat_pairing.dutch.e2013 import procedure as procedure2013
+from cpsat_pairing.dutch.e2013.criteria import all_floaters_matched, variable, x1_z1
 from cpsat_pairing.dutch.e2013.procedure import treated_as_homogeneous
-
-from helpers import CORPUS
+from cpsat_pairing.solver.cpsat import STATS
 
 CORPUS_2013 = CORPUS / "dutch-2013" / "dev"
 # Rounds the model does not reproduce yet, with the rule we believe decides them.
@@ -140,3 +142,72 @@ def test_explain_numbers_the_generation_order_and_colours_as_the_2013_text() -> 
     assert {bd["colour_rule"][:3] for bd in data["boards"]} <= {"E.1", "E.2", "E.3", "E.4", "E.5"}
     assert load_edition("dutch-2026").article("transposition") == "Art. 4.2"
     assert load_edition("dutch-2013").article("5.2.3") == "E.3"
+
+
+# --- C.12 decided by a matching of the floaters (e2013/procedure.py) ---------------------
+
+C12_FILES = ("j000047", "j000054")
+DEFAULT_SETTINGS = SolverSettings()
+PLAIN = SolverSettings(bracket_alone=False)  # C.12 always solved with its auxiliary matching
+
+
+def _paired_both_ways(name: str, settings: SolverSettings = DEFAULT_SETTINGS) -> None:
+    t = read_trf(CORPUS_2013 / f"{name}.trf")
+    for rnd in range(1, t.rounds_played + 1):
+        if round_exists(t, rnd):
+            got, plain = pair(t, rnd, "dutch-2013", settings=settings), pair(t, rnd, "dutch-2013", settings=PLAIN)
+            assert (got.as_pairs(), got.bye) == (plain.as_pairs(), plain.bye), f"round {rnd}"
+            assert [b.tiers for b in got.brackets] == [b.tiers for b in plain.brackets], f"round {rnd}"
+
+
+@pytest.mark.parametrize("name", C12_FILES)
+def test_c12_by_matching_gives_the_models_pairing_and_tiers(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    decided: list[bool] = []
+    real = procedure2013._by_matching
+    monkeypatch.setattr(procedure2013, "_by_matching", lambda *a: decided.append(real(*a)) or decided[-1])
+    _paired_both_ways(name)
+    assert any(decided), "no bracket had C.12 decided by the matching"
+
+
+def test_c12_by_matching_hands_over_to_the_model_when_a_later_set_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every set of floaters after the first one refused, and no cut allowed: each
+    bracket that tried the matching is solved again with C.12 in the model."""
+    sets: list[frozenset[int]] = []
+    real = procedure2013.all_floaters_matched
+
+    def first_only(options, floaters):
+        sets.append(floaters)
+        return real(options, floaters) and floaters == sets[0]
+
+    def fresh(*a):
+        sets.clear()
+        return real_by_matching(*a)
+
+    real_by_matching = procedure2013._by_matching
+    monkeypatch.setattr(procedure2013, "all_floaters_matched", first_only)
+    monkeypatch.setattr(procedure2013, "_by_matching", fresh)
+    fallbacks = STATS["fallbacks"]
+    _paired_both_ways("j000054", SolverSettings(max_cuts=0))
+    assert STATS["fallbacks"] > fallbacks, "no bracket was handed over"
+
+
+def test_all_floaters_matched_is_a_matching_into_distinct_players() -> None:
+    options = {1: [10], 2: [10, 11], 3: [11], 4: ["bye"]}
+    assert all_floaters_matched(options, frozenset({1, 2}))
+    assert not all_floaters_matched(options, frozenset({1, 2, 3}))
+    assert all_floaters_matched(options, frozenset({1, 3, 4}))
+    assert all_floaters_matched(options, frozenset())
+    assert not all_floaters_matched({1: [], 2: [10]}, frozenset({1}))
+
+
+def test_the_first_bracket_starts_from_a_complete_pairing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The round's first witness is a maximum matching of everybody, so the top
+    bracket's model needs no feasibility solve before its first tier."""
+    fits: list[bool] = []
+    real = BracketModel.start_from
+    monkeypatch.setattr(BracketModel, "start_from", lambda self, pairs: fits.append(real(self, pairs)) or fits[-1])
+    t = read_trf(CORPUS_2013 / "j000047.trf")
+    for rnd in (1, 4):
+        fits.clear()
+        pair(t, rnd, "dutch-2013")
+        assert fits and fits[0], f"round {rnd}: the first bracket had no starting solution"

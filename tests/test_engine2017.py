@@ -7,17 +7,16 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from helpers import CORPUS_2017, CORPUS_2017_JAVAFO
 
 from cpsat_pairing import evaluate, load_edition, pair, parse_trf, read_trf
 from cpsat_pairing.apps.check import file_round, with_rounds_in_file
 from cpsat_pairing.domain.compat import Compatibility
 from cpsat_pairing.domain.state import build_state, round_exists
+from cpsat_pairing.dutch.completion import complete_pairing
 from cpsat_pairing.dutch.e2017.bracket import BracketModel2017
-from cpsat_pairing.dutch.e2017.procedure import complete_pairing
 from cpsat_pairing.dutch.edition import edition_named, resolve_edition
 from cpsat_pairing.dutch.registry import CRITERIA
-
-from helpers import CORPUS_2017, CORPUS_2017_JAVAFO
 
 REGISTRY2017 = CRITERIA
 ED = "dutch-2017"

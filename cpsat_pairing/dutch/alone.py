@@ -79,11 +79,14 @@ def solve_alone(bm: PairModel, inner: PairModel, todo: Sequence[Term], skip: fro
 
 
 def finish_alone(inner: PairModel, todo: Sequence[Term], passes: Callable[[frozenset[int], dict[int, int]], bool],
-                 one_per_solve: bool = False) -> bool:
+                 one_per_solve: bool = False, s1_size: str = "pairs") -> bool:
     """Minimise `todo` and the generation order on the bracket-alone model `inner`,
     keeping only solutions whose downfloaters `passes` (given the set and the solution)
     accepts; each rejected set is cut off.  False when the model fails (no solution, a
-    budget, more than `max_cuts` rejected sets): then the full model decides."""
+    budget, more than `max_cuts` rejected sets): then the full model decides.
+
+    `inner` may also be a full model whose one missing condition is on the set of
+    downfloaters (2013 C.12): the cuts then make it a model for this bracket only."""
     cuts = 0
     max_cuts = inner.solver.settings.max_cuts
 
@@ -110,7 +113,7 @@ def finish_alone(inner: PairModel, todo: Sequence[Term], passes: Callable[[froze
                 inner.solver.minimize([term])
         else:
             inner.solver.minimize(todo)
-        generation_order(inner)
+        generation_order(inner, s1_size)
     except (_TooManyCuts, InfeasibleError, SolveLimitError):
         STATS["fallbacks"] += 1
         return False

@@ -39,8 +39,9 @@ class SolverSettings:
     # The bracket models tried, most relaxed first (dutch/e2026/procedure.py); the last
     # must be "exact".
     models: tuple[str, ...] = ("aggregate", "lazy", "exact")
-    # The tiers after [C8] solved on the bracket alone (dutch/e2026/local.py), which
-    # gives up after `max_cuts` rejected sets of downfloaters (the full model then decides).
+    # The tiers after [C8] solved on the bracket alone (dutch/e2026/local.py; 2017
+    # after [C.7], 2013 C.12 decided by a matching of the floaters), which gives up
+    # after `max_cuts` rejected sets of downfloaters (the full model then decides).
     bracket_alone: bool = True
     max_cuts: int = 30
 

@@ -38,6 +38,7 @@ from cpsat_pairing.domain.tournament import Colour
 from cpsat_pairing.dutch.bracket import BracketModel
 from cpsat_pairing.dutch.registry import criterion
 from cpsat_pairing.formats.layout import points_text as points
+from cpsat_pairing.solver.matching import max_matching
 from cpsat_pairing.solver.terms import Term
 
 
@@ -113,31 +114,52 @@ def lowest_bye(bm: BracketModel) -> list[Term]:
     ]
 
 
-@criterion("2013:C12")
-def backtracking(bm: BracketModel) -> list[Term]:
-    """C.12: when an MDP finds no opponent in the next bracket (C.1), the procedure
-    goes back here for floaters of the same number and scores that let the next
-    bracket pair its MDPs: as many of this bracket's floaters as possible paired with
-    distinct players of the next scoregroup.
+C12 = ("C.12", "floaters the next bracket can pair (backtracking)")
 
-    Counted by B.1/B.2 only, with an auxiliary matching `y` open to a bracket player
-    only when he floats: whether the players further down can then be paired is
-    C.13's business, later in the procedure.  When every bracket player has more
-    compatible players in the next scoregroup than the bracket has players, every
-    set of floaters can be matched and the tier is left out.
-    """
+Options = dict[int, list[int | str]]  # a bracket player's possible partners below ("bye": the bye)
+
+
+def backtracking_options(bm: BracketModel) -> Options | None:
+    """C.12's question, player by player: whom of the next scoregroup (or the bye) each
+    bracket player could meet if he floated; None when the tier is left out.
+
+    In an odd round where nobody below the next scoregroup may have the bye, one
+    floater who may have it needs no opponent (C.1: he is not incompatible).  When
+    every bracket player has more compatible players in the next scoregroup than the
+    bracket has players, every set of floaters can be matched: there is no tier."""
     if not bm.next_group:
-        return []
-    options: dict[int, list[int | str]] = {p: [q for q in bm.next_group if bm.compatible(p, q)] for p in bm.bracket}
-    # In an odd round where nobody below the next scoregroup may have the bye, one
-    # floater who may have it needs no opponent (C.1: he is not incompatible).
+        return None
+    options: Options = {p: [q for q in bm.next_group if bm.compatible(p, q)] for p in bm.bracket}
     upper = bm.in_bracket | frozenset(bm.next_group)
     if len(bm.remaining) % 2 == 1 and not any(p in bm.pab_allowed for p in bm.remaining if p not in upper):
         for p in bm.bracket:
             if p in bm.pab_allowed:
                 options[p].append("bye")
     if all(len(qs) >= len(bm.bracket) for qs in options.values()):
-        return []
+        return None
+    return options
+
+
+def all_floaters_matched(options: Options, floaters: frozenset[int]) -> bool:
+    """Can every one of `floaters` meet a different player of his options?  Then C.12
+    is at its best: it counts at most the floaters, whose number P has fixed."""
+    targets: dict[int | str, int] = {}
+    adj: list[list[int]] = [[] for _ in floaters]
+    for a, p in enumerate(floaters):
+        for q in options[p]:
+            b = targets.setdefault(q, len(floaters) + len(targets))
+            adj[a].append(b)
+    adj += [[] for _ in targets]
+    for a, row in enumerate(adj[: len(floaters)]):
+        for b in row:
+            adj[b].append(a)
+    mate = max_matching(adj)
+    return all(m != -1 for m in mate[: len(floaters)])
+
+
+def backtracking_term(bm: BracketModel, options: Options) -> Term:
+    """C.12 in the model: an auxiliary matching `y` open to a bracket player only when
+    he floats, as many of its pairs as possible."""
     m = bm.model
     y: list[cp_model.IntVar] = []
     per_resident: dict[int | str, list[cp_model.IntVar]] = {}  # the "bye" too
@@ -153,7 +175,21 @@ def backtracking(bm: BracketModel) -> list[Term]:
     for vs in per_resident.values():
         m.add(sum(vs) <= 1)
     bm.solver.add_variables(y)
-    return [bm.term("C.12", "floaters the next bracket can pair (backtracking)", ((-1, v) for v in y))]
+    return bm.term(*C12, ((-1, v) for v in y))
+
+
+@criterion("2013:C12")
+def backtracking(bm: BracketModel) -> list[Term]:
+    """C.12: when an MDP finds no opponent in the next bracket (C.1), the procedure
+    goes back here for floaters of the same number and scores that let the next
+    bracket pair its MDPs: as many of this bracket's floaters as possible paired with
+    distinct players of the next scoregroup.
+
+    Counted by B.1/B.2 only: whether the players further down can then be paired is
+    C.13's business, later in the procedure.  The procedure decides it without the
+    auxiliary matching when it can (procedure.py)."""
+    options = backtracking_options(bm)
+    return [] if options is None else [backtracking_term(bm, options)]
 
 
 @criterion("2013:B2")

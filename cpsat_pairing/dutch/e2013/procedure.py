@@ -18,12 +18,26 @@ What is specific to 2013 here:
   as a condition on every bracket: a bracket is paired so that the players below can
   still be paired, which is what backtracking and merging the lowest brackets achieve;
 * the bye is whoever the lowest bracket leaves unpaired (C.13), not a score fixed for
-  the whole round first.
+  the whole round first;
+* C.12 is decided by a matching of the floaters into the next scoregroup where it
+  can be (`_by_matching`), since its auxiliary matching in the model costs more
+  than the rest of a big bracket's tiers.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from cpsat_pairing.dutch.alone import finish_alone
 from cpsat_pairing.dutch.bracket import BracketModel
+from cpsat_pairing.dutch.completion import complete_pairing
+from cpsat_pairing.dutch.e2013.criteria import (
+    C12,
+    Options,
+    all_floaters_matched,
+    backtracking_options,
+    backtracking_term,
+)
 from cpsat_pairing.dutch.loop import (
     Bracket,
     RoundContext,
@@ -35,7 +49,9 @@ from cpsat_pairing.dutch.registry import CRITERIA
 from cpsat_pairing.dutch.result import BracketTrace, Pair
 from cpsat_pairing.errors import NoValidPairing
 from cpsat_pairing.solver.cpsat import STATS, InfeasibleError
-from cpsat_pairing.solver.terms import Term
+from cpsat_pairing.solver.terms import Term, Tier
+
+C12_NAME = "2013:C12"
 
 
 def treated_as_homogeneous(n_mdps: int, size: int) -> bool:
@@ -47,17 +63,60 @@ def _solve(rc: RoundContext, players: list[int], mdps: list[int], next_group: li
     """One bracket's model ("lazy": the bracket and the next scoregroup pair by pair;
     "exact": every remaining player), solved on the edition's tiers then the
     generation order."""
+    bm = _model(rc, players, mdps, next_group, kind)
+    names = rc.edition.quality
+    if C12_NAME in names:
+        cut = names.index(C12_NAME)
+        bm.solver.minimize([t for name in names[:cut] for t in CRITERIA[name](bm)])
+        options = backtracking_options(bm)
+        c12: list[Term] = []
+        if options is not None:
+            decided = _by_matching(rc, bm, options, names[cut + 1 :]) if rc.settings.bracket_alone else None
+            if decided:
+                return bm
+            if decided is not None:  # it left its cuts and tiers in the model: start afresh
+                bm = _model(rc, players, mdps, next_group, kind)
+                bm.solver.minimize([t for name in names[:cut] for t in CRITERIA[name](bm)])
+            c12 = [backtracking_term(bm, options)]
+        terms = c12 + [t for name in names[cut + 1 :] for t in CRITERIA[name](bm)]
+    else:
+        terms = [t for name in names for t in CRITERIA[name](bm)]
+    bm.solver.minimize(terms)
+    generation_order(bm, rc.edition.s1_size)
+    return bm
+
+
+def _model(rc: RoundContext, players: list[int], mdps: list[int], next_group: list[int], kind: str) -> BracketModel:
     bm = BracketModel(
         rc.state, rc.remaining, players, frozenset(mdps), next_group, rc.compatible, rc.pab_allowed,
         settings=rc.settings, lazy=kind != "exact",
     )
     first_solution(bm, rc)
-    terms: list[Term] = []
-    for name in rc.edition.quality:
-        terms += CRITERIA[name](bm)
-    bm.solver.minimize(terms)
-    generation_order(bm, rc.edition.s1_size)
     return bm
+
+
+def _by_matching(rc: RoundContext, bm: BracketModel, options: Options, later: Sequence[str]) -> bool | None:
+    """C.12 decided without its auxiliary matching, when the floaters the earlier
+    tiers left can all meet a different player below: C.12 counts at most the
+    floaters, whose number P has fixed, so that is its optimum.  The later tiers and
+    the generation order then keep only candidates whose floaters can all be matched
+    too (each other set is cut off, dutch/alone.py).  None (nothing done) when the
+    first set cannot be matched, False when the cuts fail: then the model with the
+    matching decides."""
+    floaters = frozenset(p for p in bm.bracket if bm.solver.var_value(bm.df[p]))
+    seen: dict[frozenset[int], bool] = {}
+
+    def passes(fl: frozenset[int], _: dict[int, int]) -> bool:
+        if fl not in seen:
+            seen[fl] = all_floaters_matched(options, fl)
+        return seen[fl]
+
+    if not passes(floaters, {}):
+        return None
+    # The tier as the model's term would record it (maximised: it has variables).
+    bm.solver.record(Tier(*C12, -len(floaters), maximised=any(options.values())))
+    terms = [t for name in later for t in CRITERIA[name](bm)]
+    return finish_alone(bm, terms, passes, s1_size=rc.edition.s1_size)
 
 
 def _pairable(bm: BracketModel) -> bool:
@@ -70,8 +129,14 @@ class Procedure2013:
 
     def start(self, rc: RoundContext) -> None:
         st = rc.state
+        present = list(st.present)
+        # A first witness, so that the top bracket's model starts from a solution (a
+        # feasibility solve of a big bracket costs more than its tiers).  None: the
+        # first bracket's model proves it and says why.
         rc.witness = list(rc.forced) if rc.forced is not None else []
-        rc.pab_allowed = frozenset(p for p in st.present if st.players[p].pab_eligible)
+        rc.pab_allowed = frozenset(p for p in present if st.players[p].pab_eligible)
+        if rc.forced is None:
+            rc.witness = complete_pairing(present, rc.compatible, rc.pab_allowed) or []
 
     def next_bracket(self, rc: RoundContext) -> Bracket | None:
         return residents_bracket(rc)
