@@ -6,6 +6,7 @@ model-building time, and peak memory.
                      [--edition dutch-2017] [--reference dutch-2026=PATH ...]
                      [--baseline scripts/bench-baseline.json [--against RELEASE]]
                      [--save scripts/bench-baseline.json --release RELEASE]
+                     [--calibrate PATH] [--check FILE ...]
 
 Each run is a fresh process (start-up included, as an arbiter would see it) that reads
 the file, pairs the next round and prints its figures.  Where FILE.<edition>.pairs
@@ -23,6 +24,16 @@ INPUT the file name, with `@EDITION` for an edition other than dutch-2026):
 `--save --release R` adds this run's to R's (keeping its other inputs and the other
 releases); `--baseline` prints CPU ratios against the last release stored (or
 `--against R`).
+
+`--calibrate PATH` (a bbpPairings 6 executable) times it on `gen500-r6.trf` of the
+shared corpus before and after the runs.  The speed targets hold on a machine where that
+takes 2.5 s (the machine's speed drifts by up to 2x between days), so every time is also
+printed scaled to that speed ("calibrated"), next to the target for its size and edition.
+Memory is not scaled.
+
+`--check FILE` times `cpsat-pairing check FILE` (every round of a paired tournament,
+one per core, fresh process, start-up included; its edition is the file's, or
+--edition) and reports its slowest round as the check measured it.
 """
 
 from __future__ import annotations
@@ -37,8 +48,25 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT = sorted((ROOT.parent / "shared" / "corpus" / "large").glob("*.trf"))
+LARGE = ROOT.parent / "shared" / "corpus" / "large"
+DEFAULT = sorted(LARGE.glob("*.trf"))
 GENERATED = Path("/tmp/cpsat-pairing-bench")
+
+# The speed targets (seconds, MiB) by players and edition, at the calibration speed:
+# bbpPairings 6 pairs YARDSTICK in YARDSTICK_S seconds.  For 1,000 players the time
+# target is a tenth of bbpPairings 6 in the same run (--reference).
+YARDSTICK = LARGE / "gen500-r6.trf"
+YARDSTICK_S = 2.5
+TARGETS: dict[tuple[int, str], tuple[float | None, float]] = {
+    (1000, "dutch-2026"): (None, 512),
+    (2000, "dutch-2026"): (5, 1024),
+    (5000, "dutch-2026"): (20, 2048),
+    (9999, "dutch-2026"): (60, 4096),
+    (2000, "dutch-2017"): (10, 1024),
+    (5000, "dutch-2017"): (40, 2048),
+}
+CHECK_TARGET_S = 9.0  # a 389-player, 14-round 2017 tournament checked (JaVaFo 2.2's time)
+ROUND_TARGET_S = 1.0  # any round of 300-400 players (2017 and 2013)
 
 DRIVER = """
 import json, resource, sys, time
@@ -116,11 +144,43 @@ def generated(sizes: str) -> list[Path]:
     return out
 
 
+def calibration(exe: Path, on: Path, repeat: int) -> float:
+    """Median wall time of the yardstick engine on `on` (YARDSTICK)."""
+    return statistics.median(run_reference(exe, on)[0] for _ in range(repeat))
+
+
+def verdict(seconds: float | None, target_s: float | None, peak: float | None, target_mib: float | None) -> str:
+    parts = []
+    if target_s is not None and seconds is not None:
+        parts.append(f"{'met' if seconds <= target_s else 'MISSED'} (<= {target_s:g} s)")
+    if target_mib is not None and peak is not None:
+        parts.append(f"memory {'met' if peak < target_mib else 'MISSED'} (< {target_mib:g} MiB)")
+    return ", ".join(parts)
+
+
+def run_check(path: Path, edition: str | None) -> tuple[float, float, int, int]:
+    """Wall time of one fresh `check` of every round, its slowest round's seconds,
+    its player count and how many rounds matched out of how many."""
+    cmd = [sys.executable, "-m", "cpsat_pairing", "check", str(path), "-f", "json"]
+    if edition:
+        cmd += ["-e", edition]
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+    wall = time.perf_counter() - t0
+    if proc.returncode not in (0, 10):
+        raise SystemExit(f"check {path.name}: exit {proc.returncode}: {proc.stderr.strip()[-2000:]}")
+    rounds = json.loads(proc.stdout)["files"][0]["rounds"]
+    slowest = max(r["seconds"] for r in rounds)
+    matched = sum(r["verdict"] == "match" for r in rounds)
+    return wall, slowest, matched, len(rounds)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="*", type=Path)
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--edition", default="dutch-2026", help="for inputs without a reference pairing")
+    ap.add_argument("--edition", help="for inputs without a reference pairing (default dutch-2026), and --check "
+                                      "(default: the file's)")
     ap.add_argument("--baseline", type=Path)
     ap.add_argument("--against", help="the release of --baseline to compare with (default: the last)")
     ap.add_argument("--save", type=Path)
@@ -129,10 +189,21 @@ def main() -> int:
     ap.add_argument("--reference", action="append", default=[], metavar="EDITION=PATH",
                     help="a bbpPairings-compatible executable timed on that edition's inputs")
     ap.add_argument("--reference-max", type=int, default=2000, help="largest input the reference is timed on")
+    ap.add_argument("--calibrate", type=Path, metavar="PATH",
+                    help="bbpPairings 6, timed on gen500-r6.trf: times are also shown at the targets' speed")
+    ap.add_argument("--calibrate-on", type=Path, default=YARDSTICK, metavar="FILE",
+                    help=argparse.SUPPRESS)  # another input for the calibration run (the tests' small one)
+    ap.add_argument("--check", action="append", default=[], type=Path, metavar="FILE",
+                    help="a paired tournament to time `check` on (all its rounds)")
     a = ap.parse_args()
     if a.save and not a.release:
         ap.error("--save needs --release")
-    files = (a.files or DEFAULT) + generated(a.generate)
+    files = ([] if a.check and not a.files and not a.generate else (a.files or DEFAULT)) + generated(a.generate)
+    yard = [calibration(a.calibrate, a.calibrate_on, a.repeat)] if a.calibrate else []
+    if yard:
+        print(f"calibration: {a.calibrate.name} pairs {a.calibrate_on.name} in {yard[0]:.2f} s "
+              f"(targets hold at {YARDSTICK_S} s)", flush=True)
+    scale = (lambda: YARDSTICK_S / yard[0]) if yard else None
     stored = releases(a.baseline)
     against = a.against or (list(stored)[-1] if stored else None)
     base = stored.get(against, {}) if against else {}
@@ -140,7 +211,7 @@ def main() -> int:
     figures: dict[str, dict[str, float | str]] = {}
     for path in files:
         ref = reference(path)
-        edition = ref[0] if ref else a.edition
+        edition = ref[0] if ref else (a.edition or "dutch-2026")
         runs = [run_once(path, edition) for _ in range(a.repeat)]
         keys = ("wall_s", "cpu_s", "solve_s", "build_s", "solves", "bounded")
         med = {k: statistics.median(r[k] for r in runs) for k in keys}
@@ -156,6 +227,14 @@ def main() -> int:
             flush=True,
         )
         figures[key] = {k: round(v, 3) for k, v in med.items()} | {"peak_mib": round(peak, 1), "edition": edition}
+        target = TARGETS.get((players_in(path), edition))
+        if scale or target:
+            at = med["wall_s"] * scale() if scale else None
+            shown = f"calibrated {at:.2f} s; " if at is not None else ""
+            print(f"  {shown}target: {verdict(at, *target[:1], peak, target[1]) if target else 'none for this size'}",
+                  flush=True)
+            if at is not None:
+                figures[key] |= {"calibrated_wall_s": round(at, 3)}
         exe = yardsticks.get(edition)
         if exe and players_in(path) <= a.reference_max:
             timed = [run_reference(Path(exe), path) for _ in range(a.repeat)]
@@ -164,6 +243,24 @@ def main() -> int:
             print(f"  {Path(exe).name} ({edition}) median wall {wall:.2f}s in this run: ours/theirs "
                   f"x{med['wall_s'] / wall:.2f}, {agree}", flush=True)
             figures[key] |= {"reference_wall_s": round(wall, 3)}
+    for path in a.check:
+        timed = [run_check(path, a.edition) for _ in range(a.repeat)]
+        wall = statistics.median(t[0] for t in timed)
+        slowest = statistics.median(t[1] for t in timed)
+        matched, rounds = timed[-1][2], timed[-1][3]
+        players = players_in(path)
+        print(f"check {path.name} ({players} players, {rounds} rounds): median wall {wall:.2f}s, "
+              f"slowest round {slowest:.2f}s, {matched}/{rounds} rounds match", flush=True)
+        if scale:
+            print(f"  calibrated {wall * scale():.2f} s, slowest round {slowest * scale():.2f} s; "
+                  f"round target {verdict(slowest * scale(), ROUND_TARGET_S, None, None) if 300 <= players <= 400 else 'none'}"
+                  f"; check target {verdict(wall * scale(), CHECK_TARGET_S, None, None) if players == 389 else 'none'}",
+                  flush=True)
+        figures[f"check:{path.name}"] = {"wall_s": round(wall, 3), "slowest_round_s": round(slowest, 3)}
+    if yard:
+        yard.append(calibration(a.calibrate, a.calibrate_on, a.repeat))
+        print(f"calibration after the runs: {yard[-1]:.2f} s (the figures above use the first, "
+              f"{yard[0]:.2f} s; a large change means the machine's speed moved during the run)", flush=True)
     if a.save:
         stored.setdefault(a.release, {}).update(figures)  # a release's inputs may come from several runs
         a.save.write_text(json.dumps({"releases": stored}, indent=2) + "\n")

@@ -7,6 +7,7 @@ test needs no other engine: its pairing must be ours.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -41,3 +42,24 @@ def test_bench_times_a_yardstick_and_keeps_each_release(tmp_path: Path) -> None:
     assert list(stored) == ["old", "first", "second"]
     figures = stored["second"]["example.trf"]
     assert figures["edition"] == "dutch-2026" and figures["wall_s"] > 0 and figures["reference_wall_s"] > 0
+
+
+@pytest.mark.skipif(not DOOR.exists(), reason="the package's command line is not installed beside this Python")
+def test_bench_calibrates_its_times_and_times_a_check(tmp_path: Path) -> None:
+    """Times are also shown scaled to the targets' machine speed (the yardstick's time
+    on its input against the 2.5 s the targets assume), and `--check` times a whole
+    tournament's check and reports its slowest round."""
+    tournament = ROOT / "tests" / "fixtures" / "corpus" / "dutch-2013" / "dev" / "j000047.trf"
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "bench.py"), str(EXAMPLE), "--repeat", "1",
+         "--calibrate", str(DOOR), "--calibrate-on", str(EXAMPLE), "--check", str(tournament),
+         "--edition", "dutch-2013"],
+        capture_output=True, text=True, cwd=ROOT, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "calibration: cpsat-pairing pairs example.trf in" in out
+    assert "calibrated" in out and "target: none for this size" in out
+    assert "check j000047.trf" in out and "slowest round" in out
+    assert re.search(r" (\d+)/\1 rounds match", out), out  # the fixture replays exactly
+    assert "calibration after the runs" in out
