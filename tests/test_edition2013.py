@@ -211,3 +211,27 @@ def test_the_first_bracket_starts_from_a_complete_pairing(monkeypatch: pytest.Mo
         fits.clear()
         pair(t, rnd, "dutch-2013")
         assert fits and fits[0], f"round {rnd}: the first bracket had no starting solution"
+
+
+def test_a_bracket_starts_paired_inside_when_a_matching_allows_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The witness from the bracket above floats players of this one; where a matching
+    pairs the whole bracket (one lowest resident aside when it is odd) and the round can
+    still be completed, the model starts from that, and the pairing is JaVaFo's."""
+    starts: list[tuple[int, int, int]] = []
+    real = procedure2013._start_paired_inside
+
+    def spy(rc, bm):
+        def floating() -> int:
+            return sum(bm.solver.var_value(bm.df[p]) for p in bm.bracket)
+        before = floating()
+        real(rc, bm)
+        starts.append((len(bm.bracket) % 2, before, floating()))
+
+    monkeypatch.setattr(procedure2013, "_start_paired_inside", spy)
+    t = read_trf(CORPUS_2013 / "j000047.trf")
+    t = dataclasses.replace(t, total_rounds=t.rounds_played)
+    for rnd in (3, 4, 5):
+        got, fr = pair(t, rnd, "dutch-2013"), file_round(t, rnd)
+        assert (set(got.as_pairs()), got.bye) == (set(fr.pairs), fr.bye), f"round {rnd}"
+    assert all(after <= before for _, before, after in starts)
+    assert any(after == odd < before for odd, before, after in starts), starts

@@ -49,6 +49,7 @@ from cpsat_pairing.dutch.registry import CRITERIA
 from cpsat_pairing.dutch.result import BracketTrace, Pair
 from cpsat_pairing.errors import NoValidPairing
 from cpsat_pairing.solver.cpsat import STATS, InfeasibleError
+from cpsat_pairing.solver.matching import max_matching
 from cpsat_pairing.solver.terms import Term, Tier
 
 C12_NAME = "2013:C12"
@@ -92,7 +93,58 @@ def _model(rc: RoundContext, players: list[int], mdps: list[int], next_group: li
         settings=rc.settings, lazy=kind != "exact",
     )
     first_solution(bm, rc)
+    if rc.forced is None:
+        _start_paired_inside(rc, bm)
     return bm
+
+
+def _start_paired_inside(rc: RoundContext, bm: BracketModel) -> None:
+    """Start from a solution that pairs the whole bracket inside, but one resident of
+    its lowest score when it is odd, if a matching does so and the rest of the round
+    can still be paired.
+
+    M1, P and B.3 count the bracket players left unpaired: such a solution meets
+    their lower bounds (nobody, or that one player), so they cost no search.  The
+    witness the model starts from was made for the bracket above and floats players
+    of this one at random."""
+    players = bm.bracket
+    values = bm.solver.values
+    floating = [p for p in players if values.get(bm.df[p].index)]
+    if len(floating) <= len(players) % 2:
+        return
+    lowest = min(bm.score[p] for p in players)
+    # The odd one out: a resident of the lowest score, the lowest-ranked first.
+    odd_ones: Sequence[int | None] = [None]
+    if len(players) % 2:
+        odd_ones = [p for p in reversed(players) if p not in bm.mdps and bm.score[p] == lowest][:_ODD_ONES_TRIED]
+    adj_index = bm.adj_index
+    for odd in odd_ones:
+        inside = _perfect_inside([p for p in players if p != odd], adj_index, values)
+        if inside is None:
+            continue
+        rest = [p for p in bm.remaining if p not in bm.in_bracket or p == odd]
+        below = complete_pairing(rest, rc.compatible, rc.pab_allowed, rc.witness)
+        if below is not None and bm.start_from(inside + below):
+            return
+
+
+_ODD_ONES_TRIED = 4  # a matching each; past a few, the solver's search is as quick
+
+
+def _perfect_inside(players: list[int], adj_index: dict[int, list[tuple[int, int]]],
+                    values: dict[int, int]) -> list[Pair] | None:
+    """A perfect matching of `players` over their pairs, grown from the incumbent's."""
+    index = {p: i for i, p in enumerate(players)}
+    adj = [[index[q] for q, _ in adj_index[p] if q in index] for p in players]
+    mate = [-1] * len(players)
+    for p in players:  # the incumbent's pairs among them stay: augmenting paths only add
+        for q, i in adj_index[p]:
+            if values.get(i) and q in index:
+                mate[index[p]] = index[q]
+    mate = max_matching(adj, mate)
+    if -1 in mate:
+        return None
+    return [(players[i], players[j]) for i, j in enumerate(mate) if i < j]
 
 
 def _by_matching(rc: RoundContext, bm: BracketModel, options: Options, later: Sequence[str]) -> bool | None:
