@@ -210,7 +210,9 @@ class LexSolver:
         restriction or it found nothing (a wider one or the full model decides)."""
         if level >= len(self.optional):
             return None
-        budget = self.settings.restricted_budget
+        settings = self.settings
+        scale = min(settings.restricted_scale_max, max(1.0, len(self.model.proto.variables) / settings.restricted_full_size))
+        budget = settings.restricted_budget * scale
         solver, status = self.run(lambda: self.call(budget=budget, level=level))
         return (solver, status) if has_solution(status) else None
 

@@ -26,6 +26,11 @@ class SolverSettings:
     sparse_from: int = 4000
     windows: tuple[int, ...] = (8, 16)
     restricted_budget: float = 1.0  # per restricted solve; past it the full model decides
+    # A model with more variables than this gets a proportionally bigger restricted
+    # budget, up to `restricted_scale_max` times: a restriction's presolve and root LP
+    # grow with the model, and a budget spent before them finds nothing at all.
+    restricted_full_size: int = 50_000
+    restricted_scale_max: float = 4.0
     bound_budget: float = 0.3  # per count-model solve (a lower bound); past it, no bound
     # The transposition's fixed search: on propagation alone first, then with the LP,
     # then (past both) the partner tiers one by one.
