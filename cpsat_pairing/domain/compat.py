@@ -63,6 +63,8 @@ class Neighbours(Set[int]):
 
     def isdisjoint(self, other: Iterable[object]) -> bool:
         pool, excluded = self._pool, self._excluded
+        if isinstance(other, (set, frozenset)):
+            return other.intersection(pool) <= excluded
         return not any(q in pool and q not in excluded for q in other)
 
     @property

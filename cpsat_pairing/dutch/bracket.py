@@ -25,7 +25,7 @@ from cpsat_pairing.solver.bounds import CountBound
 from cpsat_pairing.solver.lex import LexSolver
 from cpsat_pairing.solver.repair import repair
 from cpsat_pairing.solver.settings import DEFAULT_SETTINGS, SolverSettings
-from cpsat_pairing.solver.terms import add_linear
+from cpsat_pairing.solver.terms import add_linear, new_booleans
 
 Pair = tuple[int, int]
 
@@ -143,9 +143,11 @@ class BracketModel(PairIndices):
         index = self.first_pair_index = len(m.proto.variables)
         x = self.x
         assert not x
+        rows = list(rows)
+        made = iter(new_booleans(m, sum(len(row) for _, row in rows)))
         for p, row in rows:
             for q in row:
-                v = m.new_bool_var("")  # unnamed: nothing reads the names, and millions cost memory
+                v = next(made)
                 x[p, q] = v
                 adj[p].append((q, v))
                 adj[q].append((p, v))
@@ -192,7 +194,9 @@ class BracketModel(PairIndices):
     def local_vars(self) -> frozenset[int]:
         """Indices of the variables that describe the bracket alone: its inside pairs and
         its downfloaters.  A tier over these only can be solved on the `local` model."""
-        return frozenset(v.index for _, v in self.bracket_pairs()) | frozenset(v.index for v in self.df.values())
+        first, inside = self.first_pair_index, self.inside
+        pairs = (i for (p, q), i in zip(self.x, range(first, first + len(self.x))) if inside(p, q))
+        return frozenset(pairs) | frozenset(v.index for v in self.df.values())
 
     def add_parity_cuts(self) -> None:
         """Odd-set cuts: an odd set of players, none unpaired, sends a pair out.
@@ -388,12 +392,13 @@ class BracketModel(PairIndices):
                 m.add(self.exit[p] == 1)
 
     def chosen_pairs(self) -> list[Pair]:
-        values = self.solver.values
-        return [k for k, v in self.x.items() if values.get(v.index)]
+        # Indices counted from the first pair's, not read back: each read crosses into C++.
+        values, first = self.solver.values, self.first_pair_index
+        return [k for k, i in zip(self.x, range(first, first + len(self.x))) if values.get(i)]
 
     def bracket_result(self) -> tuple[list[Pair], list[int]]:
         """Pairs made inside the bracket, and the downfloaters (ranking order)."""
-        values = self.solver.values
-        pairs = [k for k, v in self.bracket_pairs() if values.get(v.index)]
+        inside = self.inside
+        pairs = [(p, q) for p, q in self.chosen_pairs() if inside(p, q)]
         floaters = [p for p in self.bracket if self.solver.var_value(self.df[p])]
         return pairs, floaters

@@ -20,6 +20,7 @@ class (pair) differently, there is no bound and the full model decides.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ortools.sat.python import cp_model
@@ -57,22 +58,29 @@ class CountBound:
         # a <= b, (family, a) for a player's own variable, ("v", index) for the rest.
         self.group: dict[int, Group] = {}
         self.members: dict[Group, int] = {}
-        for (p, q), v in bm.x.items():
-            a, b = sorted((self.cls[p], self.cls[q]))
-            self._add(v.index, ("x", a, b, bm.inside(p, q)))
+        # The pair variables' indices are counted from the first (none read back), and
+        # each group is one tuple shared by its members: 1.7 million pairs at 5,000
+        # players.
+        cls, inside, group = self.cls, bm.inside, self.group
+        shared: dict[tuple[int, int, bool], Group] = {}
+        first = bm.first_pair_index
+        for (p, q), i in zip(bm.x, range(first, first + len(bm.x))):
+            a, b = cls[p], cls[q]
+            pair = (a, b, inside(p, q)) if a <= b else (b, a, inside(p, q))
+            g = shared.get(pair)
+            if g is None:
+                g = shared[pair] = ("x", *pair)
+            group[i] = g
         for name, family in bm.player_families().items():
             for p, v in family.items():
-                self._add(v.index, (name, self.cls[p]))
+                group[v.index] = (name, cls[p])
         for v in bm.counters():
-            self._add(v.index, ("v", v.index))
+            group[v.index] = ("v", v.index)
+        self.members.update(Counter(group.values()))  # in the order the groups first appear
         self.model = cp_model.CpModel()
         self.var = {g: self.model.new_int_var(0, n, "") for g, n in self.members.items()}
         self._add_structure()
         self.fixed = 0  # how many of the bracket model's fixed tiers the model holds
-
-    def _add(self, index: int, g: Group) -> None:
-        self.group[index] = g
-        self.members[g] = self.members.get(g, 0) + 1
 
     def _add_structure(self) -> None:
         """Each player paired exactly once, and inside the bracket or a downfloater, both

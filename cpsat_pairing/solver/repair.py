@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import operator
 from itertools import repeat
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from cpsat_pairing.solver.terms import Term
 from cpsat_pairing.solver.matching import max_matching
@@ -61,16 +61,27 @@ def repair(bm: BracketView, chunk: Sequence[tuple[Term, int]]) -> dict[int, int]
     node = {p: k for k, p in enumerate(movable)}
     free: list[list[int]] = [[] for _ in movable]  # pairs of cost 0 or less
     costly: list[list[int]] = [[] for _ in movable]
-    var: dict[tuple[int, int], int] = {}
     for p in movable:
         a = node[p]
         for q, i in adj[p]:
             b = node.get(q)
             if b is None or i in weighed or i in closed:
                 continue  # (both residents: the pair is inside the bracket)
-            var[a, b] = i
             (free if cost.get(i, 0) <= 0 else costly)[a].append(b)
-    return _rematched(values, old, var, free, costly)
+    return _rematched(values, old, _pair_index(bm, movable), free, costly)
+
+
+def _pair_index(bm: BracketView, movable: Sequence[int]) -> Callable[[int, int], int]:
+    """The pair variable's index of two movable players (by their node numbers), read
+    only for the pairs a matching makes: a map of every edge would cost more than the
+    matching at a few hundred thousand pairs."""
+    x = bm.x
+
+    def index(a: int, b: int) -> int:
+        p, q = movable[a], movable[b]
+        return (x[p, q] if (p, q) in x else x[q, p]).index
+
+    return index
 
 
 def split_witness(bm: BracketView, s1: Sequence[int], s2: Sequence[int]) -> dict[int, int] | None:
@@ -110,7 +121,6 @@ def split_witness(bm: BracketView, s1: Sequence[int], s2: Sequence[int]) -> dict
     first = len(sides[0])
     cheap: list[list[int]] = [[] for _ in movable]
     dear: list[list[int]] = [[] for _ in movable]
-    var: dict[tuple[int, int], int] = {}
     for p in sides[0]:
         a = node[p]
         for q, i in adj[p]:
@@ -120,8 +130,7 @@ def split_witness(bm: BracketView, s1: Sequence[int], s2: Sequence[int]) -> dict
             edges = dear if i in weighed else cheap
             edges[a].append(b)
             edges[b].append(a)
-            var[a, b] = var[b, a] = i
-    out = _rematched(values, old, var, cheap, dear)
+    out = _rematched(values, old, _pair_index(bm, movable), cheap, dear)
     if out is None:
         return None
     get = out.get
@@ -132,11 +141,12 @@ def split_witness(bm: BracketView, s1: Sequence[int], s2: Sequence[int]) -> dict
 
 
 def _rematched(
-    values: dict[int, int], old: list[int], var: dict[tuple[int, int], int], first: list[list[int]], last: list[list[int]]
+    values: dict[int, int], old: list[int], var: Callable[[int, int], int], first: list[list[int]],
+    last: list[list[int]],
 ) -> dict[int, int] | None:
     """`values` with the pairs `old` unmade and those of a perfect matching of the
-    movable players (vertices 0..n-1; `var[a, b]`: the pair variable) made, or None if
-    there is none.  The matching uses the edges `first` as far as it can, then completes
+    movable players (vertices 0..n-1; `var(a, b)`: the pair variable's index) made, or
+    None if there is none.  The matching uses the edges `first` as far as it can, then completes
     with `last`: augmenting paths keep everyone matched so far matched."""
     mate = max_matching(first)
     if -1 in mate:
@@ -150,5 +160,5 @@ def _rematched(
         out[i] = 0
     for a, b in enumerate(mate):
         if a < b:
-            out[var[a, b]] = 1
+            out[var(a, b)] = 1
     return out

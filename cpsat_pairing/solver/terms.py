@@ -15,6 +15,7 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 from ortools.sat.python import cp_model
+from ortools.util.python.sorted_interval_list import Domain
 
 if TYPE_CHECKING:
     from cpsat_pairing.solver.lex import LexSolver
@@ -153,6 +154,28 @@ def set_objective(model: cp_model.CpModel, indices: list[int], coefs: list[int])
     objective.vars.extend(indices)
     objective.coeffs.extend(coefs)
     objective.scaling_factor = 1.0
+
+
+_BOOLEAN = Domain(0, 1)
+INT_MIN, INT_MAX = -(2**63), 2**63 - 1  # an open side of a linear constraint, as the modelling layer writes it
+
+
+def new_booleans(model: cp_model.CpModel, count: int) -> list[cp_model.IntVar]:
+    """`count` unnamed Booleans, the next proto indices in order.  `new_bool_var` makes
+    a new domain object for each (a third of its cost): a big bracket has hundreds of
+    thousands of pair variables, and nothing reads their names."""
+    proto = model.proto
+    return [cp_model.IntVar(proto).with_domain(_BOOLEAN) for _ in range(count)]
+
+
+def add_sum(model: cp_model.CpModel, indices: list[int], lo: int = INT_MIN, hi: int = INT_MAX) -> None:
+    """lo <= sum(variables) <= hi, written into the proto as `model.add(sum(...) <= hi)`
+    would write it (the same constraint: the same search), without building the
+    expression term by term."""
+    linear = model.proto.constraints.add().linear
+    linear.vars.extend(indices)
+    linear.coeffs.extend([1] * len(indices))
+    linear.domain.extend([lo, hi])
 
 
 def add_linear(model: cp_model.CpModel, indices: list[int], coefs: list[int], value: int) -> None:

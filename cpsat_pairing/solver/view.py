@@ -30,6 +30,7 @@ class BracketView(Protocol):
     x: dict[Pair, cp_model.IntVar]  # a Boolean per compatible pair
     df: dict[int, cp_model.IntVar]  # a bracket player not paired inside the bracket
     u: dict[int, cp_model.IntVar]  # the player left unpaired (the PAB)
+    first_pair_index: int  # x's variables have consecutive indices from this, in x's order
 
     @property
     def adj_index(self) -> dict[int, list[tuple[int, int]]]:

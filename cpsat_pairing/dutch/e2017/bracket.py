@@ -36,6 +36,7 @@ from cpsat_pairing.solver.lex import LexSolver
 from cpsat_pairing.solver.matching import max_matching
 from cpsat_pairing.solver.repair import repair
 from cpsat_pairing.solver.settings import DEFAULT_SETTINGS, SolverSettings
+from cpsat_pairing.solver.terms import add_sum, new_booleans
 
 Pair = tuple[int, int]
 
@@ -89,36 +90,31 @@ class BracketModel2017(PairIndices):
         base = int(self.min_score * self.unit) - self.unit
         self.sd = {p: self.points[p] - base for p in self.bracket}
         m = self.model
-        for p in self.players:
-            self.adj[p] = []
-        ex, mdps = self.compatible.excluded, self.mdps
-        for i, p in enumerate(self.players):
-            far, both = ex(p), p in mdps
-            for q in self.players[i + 1 :]:
-                if q not in far and not (both and q in mdps):
-                    v = m.new_bool_var("")
-                    self.x[(p, q)] = v
-                    self.adj[p].append((q, v))
-                    self.adj[q].append((p, v))
+        self._make_pairs()
+        adj = self.adj_index  # constraints by index: the modelling layer crosses into C++ per term
         if self.special and not self.soft_completion:
             for p in self.players:
-                terms = [v for _, v in self.adj[p]]
+                terms = [i for _, i in adj[p]]
                 if self.odd and p in self.pab_allowed:
                     up = m.new_bool_var(f"u_{p}")
                     self.u[p] = up
-                    terms.append(up)
-                m.add(sum(terms) == 1)
+                    terms.append(up.index)
+                if terms:
+                    add_sum(m, terms, 1, 1)
+                else:
+                    m.add(sum(terms) == 1)  # nobody to meet: the constant constraint the model states
             if self.odd:
                 m.add(sum(self.u.values()) == 1)
             self._parity_cuts()
         else:
             for p in self.players:
-                if self.adj[p]:
-                    m.add(sum(v for _, v in self.adj[p]) <= 1)
+                if adj[p]:
+                    add_sum(m, [i for _, i in adj[p]], hi=1)
+        in_bracket = self.in_bracket
         for p in self.bracket:
             d = m.new_bool_var(f"df_{p}")
             self.df[p] = d
-            m.add(sum(v for q, v in self.adj[p] if q in self.in_bracket) + d == 1)
+            add_sum(m, [i for q, i in adj[p] if q in in_bracket] + [d.index], 1, 1)
         all_vars = list(self.x.values()) + list(self.u.values()) + list(self.df.values())
         self.solver = LexSolver(m, all_vars, self.settings)
         # A big model: each tier first restricted to the pairs near the natural partners,
@@ -136,6 +132,32 @@ class BracketModel2017(PairIndices):
             bound = (lambda chunk, fixed: me.counts.minimum(chunk, fixed)) if self.local else None
             self.solver.use_restrictions(optional, bound, lambda chunk: repair(me, chunk))
 
+    def _make_pairs(self) -> None:
+        """x[p, q] for each compatible pair (q after p in ranking order; two MDPs never
+        meet), with the players' neighbour lists by variable and by index (`adj_index`:
+        each new variable takes the next proto index, so none is read back)."""
+        rows: list[tuple[int, list[int]]] = []
+        ex, mdps, players = self.compatible.excluded, self.mdps, self.players
+        for i, p in enumerate(players):
+            far, both = ex(p), p in mdps
+            rows.append((p, [q for q in players[i + 1 :] if q not in far and not (both and q in mdps)]))
+        index = self.first_pair_index = len(self.model.proto.variables)
+        made = iter(new_booleans(self.model, sum(len(row) for _, row in rows)))
+        adj: dict[int, list[tuple[int, cp_model.IntVar]]] = {p: [] for p in players}
+        adj_index: dict[int, list[tuple[int, int]]] = {p: [] for p in players}
+        x = self.x
+        for p, row in rows:
+            for q in row:
+                v = next(made)
+                x[p, q] = v
+                adj[p].append((q, v))
+                adj[q].append((p, v))
+                adj_index[p].append((q, index))
+                adj_index[q].append((p, index))
+                index += 1
+        self.adj = adj
+        self.adj_index = adj_index
+
     @cached_property
     def counts(self) -> CountBound:
         """The bracket-alone model's count model (solver/bounds.py), built on first use;
@@ -152,10 +174,14 @@ class BracketModel2017(PairIndices):
         """Odd-set cuts for the complete matching (each score group, each prefix, the
         bracket): an odd set with nobody unpaired sends a pair out.  They remove no
         integer solution; they keep CP-SAT's LP away from fractional odd cycles."""
+        adj = self.adj_index
         for members, key in odd_sets(self.players, self.score, self.bracket, len(self.players), bracket_first=True):
-            out = [v for p in members for q, v in self.adj[p] if q not in key]
-            out += [self.u[p] for p in members if p in self.u]
-            self.model.add(sum(out) >= 1)
+            out = [i for p in members for q, i in adj[p] if q not in key]
+            out += [self.u[p].index for p in members if p in self.u]
+            if out:
+                add_sum(self.model, out, lo=1)
+            else:
+                self.model.add(sum(out) >= 1)  # an odd set with no way out: the model states it
 
     # -- expressions --------------------------------------------------------------
 
@@ -282,11 +308,18 @@ class BracketModel2017(PairIndices):
                         key = (p, q) if (p, q) in self.x else (q, p)
                         m.add(self.x[key] == 1)
 
+    def _pair_indices(self) -> Iterable[tuple[Pair, int]]:
+        """Each pair with its variable's index (consecutive from `first_pair_index`:
+        counted, not read back through C++)."""
+        return zip(self.x, range(self.first_pair_index, self.first_pair_index + len(self.x)))
+
     def chosen_pairs(self) -> list[Pair]:
-        return [k for k, v in self.x.items() if self.solver.var_value(v)]
+        values = self.solver.values
+        return [k for k, i in self._pair_indices() if values.get(i)]
 
     def bracket_result(self) -> tuple[list[Pair], list[int]]:
         """Pairs made inside the bracket, and the downfloaters (ranking order)."""
-        pairs = [k for k, v in self.bracket_pairs() if self.solver.var_value(v)]
+        values, inside = self.solver.values, self.in_bracket
+        pairs = [(p, q) for (p, q), i in self._pair_indices() if values.get(i) and p in inside and q in inside]
         floaters = [p for p in self.bracket if self.solver.var_value(self.df[p])]
         return pairs, floaters

@@ -38,15 +38,19 @@ class NextBracket:
         self.inner = inner
         self.lower = lower
         nb = compatible.neighbours
-        self.index = {p: i for i, p in enumerate(lower)}
-        self.rows = [[self.index[q] for q in nb(p) if q in self.index] for p in lower]
-        self.below = {p: [self.index[q] for q in nb(p) if q in self.index] for p in inner.bracket}
+        index = self.index = {p: i for i, p in enumerate(lower)}
+        # Each row in the next scoregroup's order; by set intersection, since a
+        # player's neighbours are the whole round less a few (domain/compat.py).
+        lower_set = frozenset(lower)
+        self.rows = [sorted(index[q] for q in nb(p) & lower_set) for p in lower]
+        self.below = {p: sorted(index[q] for q in nb(p) & lower_set) for p in inner.bracket}
         # Those of the bracket with a partner in the bracket or below (two MDPs never
         # meet): the players the full model's [C.7] PSD counts, by SD.
         mdps, in_bracket = inner.mdps, inner.in_bracket
+        residents = in_bracket - mdps
         self.counted = [
             p for p in inner.bracket
-            if self.below[p] or any(q in in_bracket and not (p in mdps and q in mdps) for q in nb(p))
+            if self.below[p] or not nb(p).isdisjoint(residents if p in mdps else in_bracket)
         ]
         self._seen: dict[frozenset[int], bool] = {}
 

@@ -180,7 +180,7 @@ class Procedure2026:
         terms = quality_terms(rc, bm)
         local = bm.local_vars()
         k = len(terms)
-        while k and terms[k - 1].active is None and all(v.index in local for v in terms[k - 1].vars):
+        while k and terms[k - 1].active is None and local.issuperset(terms[k - 1].indices):
             k -= 1
         if rc.forced is not None or bm.u or len(bm.x) < 2 * len(local) or not rc.settings.bracket_alone:
             bm.solver.minimize(terms)
