@@ -20,12 +20,12 @@ from ortools.sat.python import cp_model
 
 from cpsat_pairing.domain.compat import Compatibility
 from cpsat_pairing.domain.state import RoundState
-from cpsat_pairing.dutch.model import PairIndices, odd_sets, window_restrictions
+from cpsat_pairing.dutch.model import PairIndices, make_pairs, odd_sets, window_restrictions
 from cpsat_pairing.solver.bounds import CountBound
 from cpsat_pairing.solver.lex import LexSolver
 from cpsat_pairing.solver.repair import repair
 from cpsat_pairing.solver.settings import DEFAULT_SETTINGS, SolverSettings
-from cpsat_pairing.solver.terms import add_linear, new_booleans
+from cpsat_pairing.solver.terms import add_linear
 
 Pair = tuple[int, int]
 
@@ -134,29 +134,10 @@ class BracketModel(PairIndices):
             yield p, [q for q in players[i + 1 :] if q not in far and (not local or inside(p, q))]
 
     def _make_pairs(self, rows: Iterable[tuple[int, list[int]]]) -> None:
-        """x[p, q] for each p and each q of its row (q after p in ranking order), with
-        the players' neighbour lists, by variable and by index (`adj_index`, filled here:
-        each new variable takes the next proto index, so none is read back)."""
-        m = self.model
-        adj: dict[int, list[tuple[int, cp_model.IntVar]]] = {p: [] for p in self.players}
-        adj_index: dict[int, list[tuple[int, int]]] = {p: [] for p in self.players}
-        index = self.first_pair_index = len(m.proto.variables)
-        x = self.x
-        assert not x
-        rows = list(rows)
-        made = iter(new_booleans(m, sum(len(row) for _, row in rows)))
-        for p, row in rows:
-            for q in row:
-                v = next(made)
-                x[p, q] = v
-                adj[p].append((q, v))
-                adj[q].append((p, v))
-                adj_index[p].append((q, index))
-                adj_index[q].append((p, index))
-                index += 1
-        assert index == len(m.proto.variables)
-        self.adj = adj
-        self.adj_index = adj_index
+        """The pair variables for `rows` (each player with the later ones he may meet),
+        with their neighbour lists (dutch.model.make_pairs)."""
+        assert not self.x
+        self.x, self.adj, self.adj_index, self.first_pair_index = make_pairs(self.model, self.players, rows)
 
     def _restrict(self) -> None:
         """Give a big model's solver its restriction and the count model's bound."""

@@ -14,7 +14,7 @@ from typing import Protocol
 
 from ortools.sat.python import cp_model
 
-from cpsat_pairing.solver.terms import Term, TierKind, make_term
+from cpsat_pairing.solver.terms import Term, TierKind, make_term, new_booleans
 from cpsat_pairing.solver.view import BracketView
 
 Pair = tuple[int, int]
@@ -91,6 +91,34 @@ def odd_sets(players: Iterable[int], score: dict[int, Fraction], bracket: Iterab
             seen.add(key)
             out.append((g, key))
     return out
+
+
+PairVariables = tuple[
+    dict[Pair, cp_model.IntVar], dict[int, list[tuple[int, cp_model.IntVar]]], dict[int, list[tuple[int, int]]], int
+]
+
+
+def make_pairs(model: cp_model.CpModel, players: Sequence[int], rows: Iterable[tuple[int, list[int]]]) -> PairVariables:
+    """x[p, q] for each p and each q of its row (q after p in ranking order), with the
+    players' neighbour lists by variable and by index, and the first pair's index: each
+    new variable takes the next proto index, so none is read back through C++."""
+    rows = list(rows)
+    index = first = len(model.proto.variables)
+    made = iter(new_booleans(model, sum(len(row) for _, row in rows)))
+    x: dict[Pair, cp_model.IntVar] = {}
+    adj: dict[int, list[tuple[int, cp_model.IntVar]]] = {p: [] for p in players}
+    adj_index: dict[int, list[tuple[int, int]]] = {p: [] for p in players}
+    for p, row in rows:
+        for q in row:
+            v = next(made)
+            x[p, q] = v
+            adj[p].append((q, v))
+            adj[q].append((p, v))
+            adj_index[p].append((q, index))
+            adj_index[q].append((p, index))
+            index += 1
+    assert index == len(model.proto.variables)
+    return x, adj, adj_index, first
 
 
 def window_restrictions(players: Sequence[int], score: dict[int, Fraction], mdps: frozenset[int],

@@ -30,13 +30,13 @@ from ortools.sat.python import cp_model
 
 from cpsat_pairing.domain.compat import Compatibility
 from cpsat_pairing.domain.state import RoundState
-from cpsat_pairing.dutch.model import PairIndices, odd_sets, window_restrictions
+from cpsat_pairing.dutch.model import PairIndices, make_pairs, odd_sets, window_restrictions
 from cpsat_pairing.solver.bounds import CountBound
 from cpsat_pairing.solver.lex import LexSolver
 from cpsat_pairing.solver.matching import max_matching
 from cpsat_pairing.solver.repair import repair
 from cpsat_pairing.solver.settings import DEFAULT_SETTINGS, SolverSettings
-from cpsat_pairing.solver.terms import add_sum, new_booleans
+from cpsat_pairing.solver.terms import add_sum
 
 Pair = tuple[int, int]
 
@@ -125,38 +125,22 @@ class BracketModel2017(PairIndices):
         # the count model does not state.
         optional = []
         if len(self.x) >= self.settings.sparse_from:
-            optional = window_restrictions(self.players, self.score, self.mdps,
-                                           ((k, v.index) for k, v in self.x.items()), self.settings.windows)
+            optional = window_restrictions(self.players, self.score, self.mdps, self._pair_indices(),
+                                           self.settings.windows)
         if optional or self.local:
             me = weakref.proxy(self)  # see `counts`
             bound = (lambda chunk, fixed: me.counts.minimum(chunk, fixed)) if self.local else None
             self.solver.use_restrictions(optional, bound, lambda chunk: repair(me, chunk))
 
     def _make_pairs(self) -> None:
-        """x[p, q] for each compatible pair (q after p in ranking order; two MDPs never
-        meet), with the players' neighbour lists by variable and by index (`adj_index`:
-        each new variable takes the next proto index, so none is read back)."""
-        rows: list[tuple[int, list[int]]] = []
+        """x[p, q] for each compatible pair (two MDPs never meet), with the neighbour
+        lists (dutch.model.make_pairs)."""
         ex, mdps, players = self.compatible.excluded, self.mdps, self.players
+        rows = []
         for i, p in enumerate(players):
             far, both = ex(p), p in mdps
             rows.append((p, [q for q in players[i + 1 :] if q not in far and not (both and q in mdps)]))
-        index = self.first_pair_index = len(self.model.proto.variables)
-        made = iter(new_booleans(self.model, sum(len(row) for _, row in rows)))
-        adj: dict[int, list[tuple[int, cp_model.IntVar]]] = {p: [] for p in players}
-        adj_index: dict[int, list[tuple[int, int]]] = {p: [] for p in players}
-        x = self.x
-        for p, row in rows:
-            for q in row:
-                v = next(made)
-                x[p, q] = v
-                adj[p].append((q, v))
-                adj[q].append((p, v))
-                adj_index[p].append((q, index))
-                adj_index[q].append((p, index))
-                index += 1
-        self.adj = adj
-        self.adj_index = adj_index
+        self.x, self.adj, self.adj_index, self.first_pair_index = make_pairs(self.model, players, rows)
 
     @cached_property
     def counts(self) -> CountBound:
