@@ -33,7 +33,7 @@ Memory is not scaled.
 
 `--check FILE` times `cpsat-pairing check FILE` (every round of a paired tournament,
 one per core, fresh process, start-up included; its edition is the file's, or
---edition) and reports its slowest round as the check measured it.
+--edition) and reports its slowest round in a check of one round at a time.
 """
 
 from __future__ import annotations
@@ -158,10 +158,36 @@ def verdict(seconds: float | None, target_s: float | None, peak: float | None, t
     return ", ".join(parts)
 
 
-def run_check(path: Path, edition: str | None) -> tuple[float, float, int, int]:
-    """Wall time of one fresh `check` of every round, its slowest round's seconds,
-    its player count and how many rounds matched out of how many."""
+def summary(figures: dict[str, dict[str, float | str]], yard: list[float]) -> None:
+    """Every time scaled by both yardstick runs (before and after): a target is met for
+    sure only if it is met at the slower of the two speeds."""
+    lo, hi = YARDSTICK_S / max(yard), YARDSTICK_S / min(yard)
+    print(f"calibrated by both yardstick runs (x{lo:.3f}-x{hi:.3f}):", flush=True)
+    for key, fig in figures.items():
+        players = fig.get("players")
+        target = TARGETS.get((int(players), str(fig.get("edition")))) if players else None
+        for name in ("wall_s", "slowest_round_s"):
+            wall = fig.get(name)
+            if not isinstance(wall, float):
+                continue
+            goal = target[0] if target and name == "wall_s" else None
+            if key.startswith("check:"):
+                goal = ROUND_TARGET_S if name == "slowest_round_s" and 300 <= int(players or 0) <= 400 else (
+                    CHECK_TARGET_S if name == "wall_s" and players == 389 else None)
+            met = "" if goal is None else (
+                "  met" if wall * hi <= goal and wall * lo <= goal else
+                "  MISSED" if wall * lo > goal else "  met at one speed only")
+            print(f"  {key} {name}: {wall * lo:.2f}-{wall * hi:.2f} s" + (f" (target <= {goal:g} s){met}" if goal else ""),
+                  flush=True)
+
+
+def run_check(path: Path, edition: str | None, jobs: int | None = None) -> tuple[float, float, int, int]:
+    """Wall time of one fresh `check` of every round (`jobs` rounds at a time, default
+    one per core), its slowest round's seconds, and how many rounds matched out of how
+    many."""
     cmd = [sys.executable, "-m", "cpsat_pairing", "check", str(path), "-f", "json"]
+    if jobs:
+        cmd += ["--jobs", str(jobs)]
     if edition:
         cmd += ["-e", edition]
     t0 = time.perf_counter()
@@ -204,7 +230,7 @@ def main() -> int:
         print(f"calibration: {a.calibrate.name} pairs {a.calibrate_on.name} in {yard[0]:.2f} s "
               f"(targets hold at {YARDSTICK_S} s)", flush=True)
     scale = (lambda: YARDSTICK_S / yard[0]) if yard else None
-    stored = releases(a.baseline)
+    stored = releases(a.baseline or a.save)  # --save keeps the file's other releases
     against = a.against or (list(stored)[-1] if stored else None)
     base = stored.get(against, {}) if against else {}
     yardsticks = dict(item.split("=", 1) for item in a.reference)
@@ -226,7 +252,8 @@ def main() -> int:
             f"model building {med['build_s']:.2f}s, peak {peak:.0f} MiB {same}",
             flush=True,
         )
-        figures[key] = {k: round(v, 3) for k, v in med.items()} | {"peak_mib": round(peak, 1), "edition": edition}
+        figures[key] = {k: round(v, 3) for k, v in med.items()} | {"peak_mib": round(peak, 1), "edition": edition,
+                                                                    "players": players_in(path)}
         target = TARGETS.get((players_in(path), edition))
         if scale or target:
             at = med["wall_s"] * scale() if scale else None
@@ -246,7 +273,9 @@ def main() -> int:
     for path in a.check:
         timed = [run_check(path, a.edition) for _ in range(a.repeat)]
         wall = statistics.median(t[0] for t in timed)
-        slowest = statistics.median(t[1] for t in timed)
+        # Each round as an arbiter pairs it: alone on the machine (one job), not
+        # beside another round on the other core.
+        slowest = statistics.median(run_check(path, a.edition, jobs=1)[1] for _ in range(a.repeat))
         matched, rounds = timed[-1][2], timed[-1][3]
         players = players_in(path)
         print(f"check {path.name} ({players} players, {rounds} rounds): median wall {wall:.2f}s, "
@@ -256,11 +285,13 @@ def main() -> int:
                   f"round target {verdict(slowest * scale(), ROUND_TARGET_S, None, None) if 300 <= players <= 400 else 'none'}"
                   f"; check target {verdict(wall * scale(), CHECK_TARGET_S, None, None) if players == 389 else 'none'}",
                   flush=True)
-        figures[f"check:{path.name}"] = {"wall_s": round(wall, 3), "slowest_round_s": round(slowest, 3)}
+        figures[f"check:{path.name}"] = {"wall_s": round(wall, 3), "slowest_round_s": round(slowest, 3),
+                                         "players": players}
     if yard:
         yard.append(calibration(a.calibrate, a.calibrate_on, a.repeat))
         print(f"calibration after the runs: {yard[-1]:.2f} s (the figures above use the first, "
               f"{yard[0]:.2f} s; a large change means the machine's speed moved during the run)", flush=True)
+        summary(figures, yard)
     if a.save:
         stored.setdefault(a.release, {}).update(figures)  # a release's inputs may come from several runs
         a.save.write_text(json.dumps({"releases": stored}, indent=2) + "\n")

@@ -62,4 +62,17 @@ def test_bench_calibrates_its_times_and_times_a_check(tmp_path: Path) -> None:
     assert "calibrated" in out and "target: none for this size" in out
     assert "check j000047.trf" in out and "slowest round" in out
     assert re.search(r" (\d+)/\1 rounds match", out), out  # the fixture replays exactly
-    assert "calibration after the runs" in out
+    assert "calibration after the runs" in out and "calibrated by both yardstick runs" in out
+
+
+@pytest.mark.skipif(not DOOR.exists(), reason="the package's command line is not installed beside this Python")
+def test_bench_save_without_baseline_keeps_the_other_releases(tmp_path: Path) -> None:
+    saved = tmp_path / "baseline.json"
+    saved.write_text(json.dumps({"releases": {"old": {"example.trf": {"cpu_s": 1.0}}}}))
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "bench.py"), str(EXAMPLE), "--repeat", "1",
+         "--save", str(saved), "--release", "new"],
+        capture_output=True, text=True, cwd=ROOT, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert set(json.loads(saved.read_text())["releases"]) == {"old", "new"}
