@@ -169,14 +169,13 @@ class BracketModel(PairIndices):
         `SolverSettings.sparse_from` pair variables."""
         if len(self.x) < self.settings.sparse_from:
             return []
-        indices = range(self.first_pair_index, self.first_pair_index + len(self.x))
-        return window_restrictions(self.players, self.score, self.mdps, zip(self.x, indices), self.settings.windows)
+        return window_restrictions(self.players, self.score, self.mdps, self.pair_indices(), self.settings.windows)
 
     def local_vars(self) -> frozenset[int]:
         """Indices of the variables that describe the bracket alone: its inside pairs and
         its downfloaters.  A tier over these only can be solved on the `local` model."""
-        first, inside = self.first_pair_index, self.inside
-        pairs = (i for (p, q), i in zip(self.x, range(first, first + len(self.x))) if inside(p, q))
+        inside = self.inside
+        pairs = (i for (p, q), i in self.pair_indices() if inside(p, q))
         return frozenset(pairs) | frozenset(v.index for v in self.df.values())
 
     def add_parity_cuts(self) -> None:
@@ -373,9 +372,8 @@ class BracketModel(PairIndices):
                 m.add(self.exit[p] == 1)
 
     def chosen_pairs(self) -> list[Pair]:
-        # Indices counted from the first pair's, not read back: each read crosses into C++.
-        values, first = self.solver.values, self.first_pair_index
-        return [k for k, i in zip(self.x, range(first, first + len(self.x))) if values.get(i)]
+        values = self.solver.values
+        return [k for k, i in self.pair_indices() if values.get(i)]
 
     def bracket_result(self) -> tuple[list[Pair], list[int]]:
         """Pairs made inside the bracket, and the downfloaters (ranking order)."""

@@ -26,10 +26,16 @@ class PairIndices:
     times, and each read of an index crosses into C++."""
 
     adj: dict[int, list[tuple[int, cp_model.IntVar]]]
+    x: dict[Pair, cp_model.IntVar]
+    first_pair_index: int  # `make_pairs`: x's variables are consecutive from it, in x's order
 
     @cached_property
     def adj_index(self) -> dict[int, list[tuple[int, int]]]:
         return {p: [(q, v.index) for q, v in row] for p, row in self.adj.items()}
+
+    def pair_indices(self) -> Iterable[tuple[Pair, int]]:
+        """Each pair with its variable's index, counted from the first, not read back."""
+        return zip(self.x, range(self.first_pair_index, self.first_pair_index + len(self.x)))
 
     @staticmethod
     def term(

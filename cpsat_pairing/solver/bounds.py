@@ -63,8 +63,7 @@ class CountBound:
         # players.
         cls, inside, group = self.cls, bm.inside, self.group
         shared: dict[tuple[int, int, bool], Group] = {}
-        first = bm.first_pair_index
-        for (p, q), i in zip(bm.x, range(first, first + len(bm.x))):
+        for (p, q), i in bm.pair_indices():
             a, b = cls[p], cls[q]
             pair = (a, b, inside(p, q)) if a <= b else (b, a, inside(p, q))
             g = shared.get(pair)

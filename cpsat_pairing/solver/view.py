@@ -4,6 +4,7 @@ provide it; the solver layer needs no more of the Dutch system than this."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Protocol
 
 from ortools.sat.python import cp_model
@@ -30,11 +31,14 @@ class BracketView(Protocol):
     x: dict[Pair, cp_model.IntVar]  # a Boolean per compatible pair
     df: dict[int, cp_model.IntVar]  # a bracket player not paired inside the bracket
     u: dict[int, cp_model.IntVar]  # the player left unpaired (the PAB)
-    first_pair_index: int  # x's variables have consecutive indices from this, in x's order
 
     @property
     def adj_index(self) -> dict[int, list[tuple[int, int]]]:
         """Each player's neighbours with the proto index of their pair variable."""
+        ...
+
+    def pair_indices(self) -> Iterable[tuple[Pair, int]]:
+        """Each pair of `x` with its variable's proto index."""
         ...
 
     def inside(self, p: int, q: int) -> bool:

@@ -115,6 +115,7 @@ def lowest_bye(bm: BracketModel) -> list[Term]:
 
 
 C12 = ("C.12", "floaters the next bracket can pair (backtracking)")
+C12_NAME = "2013:C12"  # the criterion's name in the edition file
 
 Options = dict[int, list[int | str]]  # a bracket player's possible partners below ("bye": the bye)
 
@@ -178,7 +179,7 @@ def backtracking_term(bm: BracketModel, options: Options) -> Term:
     return bm.term(*C12, ((-1, v) for v in y))
 
 
-@criterion("2013:C12")
+@criterion(C12_NAME)
 def backtracking(bm: BracketModel) -> list[Term]:
     """C.12: when an MDP finds no opponent in the next bracket (C.1), the procedure
     goes back here for floaters of the same number and scores that let the next

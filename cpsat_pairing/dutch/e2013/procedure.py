@@ -33,6 +33,7 @@ from cpsat_pairing.dutch.bracket import BracketModel
 from cpsat_pairing.dutch.completion import complete_pairing
 from cpsat_pairing.dutch.e2013.criteria import (
     C12,
+    C12_NAME,
     Options,
     all_floaters_matched,
     backtracking_options,
@@ -52,8 +53,6 @@ from cpsat_pairing.solver.cpsat import STATS, InfeasibleError
 from cpsat_pairing.solver.matching import max_matching
 from cpsat_pairing.solver.terms import Term, Tier
 
-C12_NAME = "2013:C12"
-
 
 def treated_as_homogeneous(n_mdps: int, size: int) -> bool:
     """A.3: a heterogeneous bracket with at least half its players moved down."""
@@ -68,7 +67,7 @@ def _solve(rc: RoundContext, players: list[int], mdps: list[int], next_group: li
     names = rc.edition.quality
     if C12_NAME in names:
         cut = names.index(C12_NAME)
-        bm.solver.minimize([t for name in names[:cut] for t in CRITERIA[name](bm)])
+        bm.solver.minimize(_terms(bm, names[:cut]))
         options = backtracking_options(bm)
         c12: list[Term] = []
         if options is not None:
@@ -77,14 +76,19 @@ def _solve(rc: RoundContext, players: list[int], mdps: list[int], next_group: li
                 return bm
             if decided is not None:  # it left its cuts and tiers in the model: start afresh
                 bm = _model(rc, players, mdps, next_group, kind)
-                bm.solver.minimize([t for name in names[:cut] for t in CRITERIA[name](bm)])
+                bm.solver.minimize(_terms(bm, names[:cut]))
             c12 = [backtracking_term(bm, options)]
-        terms = c12 + [t for name in names[cut + 1 :] for t in CRITERIA[name](bm)]
+        terms = c12 + _terms(bm, names[cut + 1 :])
     else:
-        terms = [t for name in names for t in CRITERIA[name](bm)]
+        terms = _terms(bm, names)
     bm.solver.minimize(terms)
     generation_order(bm, rc.edition.s1_size)
     return bm
+
+
+def _terms(bm: BracketModel, names: Sequence[str]) -> list[Term]:
+    """The terms of these criteria, in order."""
+    return [t for name in names for t in CRITERIA[name](bm)]
 
 
 def _model(rc: RoundContext, players: list[int], mdps: list[int], next_group: list[int], kind: str) -> BracketModel:
@@ -167,8 +171,7 @@ def _by_matching(rc: RoundContext, bm: BracketModel, options: Options, later: Se
         return None
     # The tier as the model's term would record it (maximised: it has variables).
     bm.solver.record(Tier(*C12, -len(floaters), maximised=any(options.values())))
-    terms = [t for name in later for t in CRITERIA[name](bm)]
-    return finish_alone(bm, terms, passes, s1_size=rc.edition.s1_size)
+    return finish_alone(bm, _terms(bm, later), passes, s1_size=rc.edition.s1_size)
 
 
 def _pairable(bm: BracketModel) -> bool:

@@ -125,7 +125,7 @@ class BracketModel2017(PairIndices):
         # the count model does not state.
         optional = []
         if len(self.x) >= self.settings.sparse_from:
-            optional = window_restrictions(self.players, self.score, self.mdps, self._pair_indices(),
+            optional = window_restrictions(self.players, self.score, self.mdps, self.pair_indices(),
                                            self.settings.windows)
         if optional or self.local:
             me = weakref.proxy(self)  # see `counts`
@@ -292,18 +292,13 @@ class BracketModel2017(PairIndices):
                         key = (p, q) if (p, q) in self.x else (q, p)
                         m.add(self.x[key] == 1)
 
-    def _pair_indices(self) -> Iterable[tuple[Pair, int]]:
-        """Each pair with its variable's index (consecutive from `first_pair_index`:
-        counted, not read back through C++)."""
-        return zip(self.x, range(self.first_pair_index, self.first_pair_index + len(self.x)))
-
     def chosen_pairs(self) -> list[Pair]:
         values = self.solver.values
-        return [k for k, i in self._pair_indices() if values.get(i)]
+        return [k for k, i in self.pair_indices() if values.get(i)]
 
     def bracket_result(self) -> tuple[list[Pair], list[int]]:
         """Pairs made inside the bracket, and the downfloaters (ranking order)."""
         values, inside = self.solver.values, self.in_bracket
-        pairs = [(p, q) for (p, q), i in self._pair_indices() if values.get(i) and p in inside and q in inside]
+        pairs = [(p, q) for (p, q), i in self.pair_indices() if values.get(i) and p in inside and q in inside]
         floaters = [p for p in self.bracket if self.solver.var_value(self.df[p])]
         return pairs, floaters
