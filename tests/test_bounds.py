@@ -96,3 +96,25 @@ def test_a_term_that_splits_a_class_gives_no_bound() -> None:
     p = next(p for p in present if counts.size[counts.cls[p]] > 1)
     split = make_term("test", "one player", ((2 if q == p else 1, v) for q, v in bm.df.items()))
     assert counts.minimum([(split, 1)], []) is None
+
+
+def test_staged_count_searches_give_the_default_search_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The count model is solved briefly by the default search, then core-based, then by
+    the default search again (bounds.py): every bound it gives is the optimum that the
+    default search alone proves with a generous budget."""
+    from ortools.sat.python import cp_model
+
+    compared: list[tuple[int, int]] = []
+    original_minimum = CountBound.minimum
+
+    def minimum(self, chunk, fixed):
+        value = original_minimum(self, chunk, fixed)
+        if value is not None:
+            solver = CountBound._solver(core=False, budget=50.0)
+            assert solver.solve(self.model) == cp_model.OPTIMAL
+            compared.append((value, round(solver.objective_value)))
+        return value
+
+    monkeypatch.setattr(CountBound, "minimum", minimum)
+    pair(read_trf(make_large(tmp_path, players=240, seed=3)), settings=RESTRICTED)
+    assert compared and all(a == b for a, b in compared), compared

@@ -94,9 +94,12 @@ def _player(pid: int, last: Colour) -> PlayerState:
     )
 
 
-def _bracket(counts: bool) -> tuple[cp_model.CpModel, dict[tuple[int, int], cp_model.IntVar]]:
+def _bracket(
+    counts: bool, closed: frozenset[tuple[int, int]] = frozenset()
+) -> tuple[cp_model.CpModel, dict[tuple[int, int], cp_model.IntVar]]:
     """S1 = 6 players preferring White and 2 preferring Black, S2 = 4 of each; [C12] fixed
-    at its minimum, 2 unmet preferences (two White-White pairs are forced)."""
+    at its minimum, 2 unmet preferences (two White-White pairs are forced).  The pairs
+    `closed` are fixed to 0 for good (by their domains), as the exchange leaves them."""
     white, black = Colour.BLACK, Colour.WHITE  # the colour each last had, hence prefers the other
     s1, s2 = list(range(1, 9)), list(range(9, 17))
     last = {p: white if p <= 6 or p >= 13 else black for p in s1 + s2}
@@ -111,11 +114,13 @@ def _bracket(counts: bool) -> tuple[cp_model.CpModel, dict[tuple[int, int], cp_m
     for p in s1 + s2:
         m.add(sum(v for _, v in adj[p]) + df[p] == 1)
         m.add(df[p] == 0)
+    for pq in closed:
+        m.proto.variables[x[pq].index].domain[1] = 0
     unmet = make_term("C12", "unmet colour preferences", ((1, v) for (p, q), v in x.items() if players[p].pref_colour == players[q].pref_colour))
     m.add(unmet.expr() == 2)
     bm = SimpleNamespace(
         model=m, adj=adj, adj_index={p: [(q, v.index) for q, v in row] for p, row in adj.items()}, df=df, inside=lambda p, q: True, state=SimpleNamespace(players=players),
-        solver=SimpleNamespace(fixed=[(unmet, 2)]),
+        solver=SimpleNamespace(fixed=[(unmet, 2)], zero_for_good=lambda: {x[pq].index for pq in closed}),
     )
     if counts:
         assert add_class_counts(bm, s1, s2) == 1
@@ -154,5 +159,33 @@ def test_counts_keep_every_solution() -> None:
         solver.solve(m, Collect())
         return seen
 
+    without, with_counts = solutions(False), solutions(True)
+    assert without and without == with_counts
+
+
+def test_counts_leave_out_pairs_closed_for_good() -> None:
+    """Pairs fixed to 0 for good appear in no count constraint, and the model keeps its
+    solutions (the counts stay implied by it)."""
+    closed = frozenset({(1, 9), (1, 10), (2, 9), (7, 13), (8, 16)})
+
+    def solutions(counts: bool) -> set[frozenset[tuple[int, int]]]:
+        m, x = _bracket(counts, closed)
+        solver = cp_model.CpSolver()
+        solver.parameters.enumerate_all_solutions = True
+        solver.parameters.num_workers = 1
+        seen: set[frozenset[tuple[int, int]]] = set()
+
+        class Collect(cp_model.CpSolverSolutionCallback):
+            def on_solution_callback(self) -> None:
+                seen.add(frozenset(k for k, v in x.items() if self.value(v)))
+
+        solver.solve(m, Collect())
+        return seen
+
+    base = len(_bracket(False, closed)[0].proto.constraints)
+    m, x = _bracket(True, closed)
+    added = list(m.proto.constraints)[base:]
+    written = {i for c in added for i in c.linear.vars}
+    assert added and written and not written & {x[pq].index for pq in closed}
     without, with_counts = solutions(False), solutions(True)
     assert without and without == with_counts

@@ -191,9 +191,16 @@ def _generation_order(bm: PairModel, s1_size: str) -> None:
     no_exchange += [Tier("exchange", f"BSN {bsn[p]} stays in S1", 1, ORDER, subject=bsn[p]) for p in reversed(s1_orig)]
     no_exchange += [Tier("exchange", f"BSN {bsn[q]} moves to S1", 0, ORDER, maximised=True, subject=bsn[q])
                     for q in s2_orig]
-    add_class_counts(bm, s1_orig, s2_orig)  # for the check and the transposition after it
+    one_side_each = _one_side_each(bm, frozenset(s1_orig), rset)
     witness = split_witness(bm, s1_orig, s2_orig)
-    if solver.try_fix_domains(_one_side_each(bm, frozenset(s1_orig), rset), no_exchange, witness):
+    # A witness the model accepts answers the check without a search; the class counts
+    # then come after it, over the pairs it leaves free (the same-side pairs are 0 for
+    # good), a fraction of the terms.  A search gets them first: they are its arithmetic.
+    if witness is not None and solver.try_fix_domains(one_side_each, no_exchange, witness, search=False):
+        _fix_partners(bm, s1_orig, rset, bsn, "transposition")
+        return
+    add_class_counts(bm, s1_orig, s2_orig)  # for the check and the transposition after it
+    if solver.try_fix_domains(one_side_each, no_exchange):
         _fix_partners(bm, s1_orig, rset, bsn, "transposition", counted=True)
         return
     s = {p: model.new_bool_var(f"s1_{p}") for p in remainder}

@@ -64,12 +64,16 @@ def add_class_counts(bm: BracketView, s1: Sequence[int], s2: Sequence[int]) -> i
     make 1) and the solver's `fixed` tiers.  The constraints are written straight into the proto,
     by variable index: the modelling layer would cross into C++ for every term."""
     s1set, s2set = frozenset(s1), frozenset(s2)
+    # Variables fixed to 0 for good add nothing to a count: left out, they leave the
+    # same constraints over fewer terms (once the exchange is known, most of a big
+    # bracket's pairs).
+    zero = bm.solver.zero_for_good()
     # The S1-S2 pairs: variable index -> (S1 player, S2 player).
     cross: dict[int, tuple[int, int]] = {}
     adj = bm.adj_index
     for p in s1:
         for q, i in adj[p]:
-            if q in s2set:
+            if q in s2set and i not in zero:
                 cross[i] = (p, q)
     if not cross:
         return 0
@@ -104,9 +108,11 @@ def add_class_counts(bm: BracketView, s1: Sequence[int], s2: Sequence[int]) -> i
         rest = {}
         for side, other in ((s1, s2set), (s2, s1set)):
             for p in side:
-                rest[p] = [i for q, i in adj[p] if q not in other and bm.inside(p, q)] + [bm.df[p].index]
+                rest[p] = [i for q, i in adj[p] if q not in other and i not in zero and bm.inside(p, q)]
+                if bm.df[p].index not in zero:
+                    rest[p].append(bm.df[p].index)
         for k, terms in by_key.items():
-            _add_layer(bm.model, (s1, s2), cross, *grouping(k), rest, terms)
+            _add_layer(bm.model, (s1, s2), cross, *grouping(k), rest, terms, zero)
     return sum(len(t) for t in by_key.values())
 
 
@@ -128,6 +134,7 @@ def _add_layer(
     classes: int,
     rest: dict[int, list[int]],
     terms: list[tuple[Term, int, dict[int, int]]],
+    zero: set[int],
 ) -> None:
     """The counts of one class key, and the tiers `terms` restated over them."""
     members: dict[int, list[int]] = {}
@@ -160,7 +167,7 @@ def _add_layer(
             weight_of.setdefault(g, weights.get(i, 0))
         outside: dict[int, int] = {}
         for c, i in zip(term.coefs, term.indices):
-            if i not in cross:
+            if i not in cross and i not in zero:
                 outside[i] = outside.get(i, 0) + c
         indices = [n[g] for g, w in weight_of.items() if w] + list(outside)
         coefs = [w for w in weight_of.values() if w] + list(outside.values())

@@ -18,10 +18,11 @@ from cpsat_pairing.solver.settings import SolverSettings
 # "bounded": tiers the count model's bound settled without a full solve; "repaired":
 # tiers whose incumbent repair.repair improved; "witnessed": feasibility questions a
 # proposed solution (repair.split_witness) answered; "fallbacks": relaxed models that
-# found no answer, so that a more exact one decided.
+# found no answer, so that a more exact one decided; "evaluated": complete proposals
+# checked without a CP-SAT call (evaluate.py).
 STATS: dict[str, float] = {
     "solves": 0, "solve_seconds": 0.0, "build_seconds": 0.0, "bounded": 0, "repaired": 0, "witnessed": 0,
-    "fallbacks": 0,
+    "fallbacks": 0, "evaluated": 0,
 }
 
 

@@ -33,6 +33,7 @@ from cpsat_pairing.solver.cpsat import (
     STATS, InfeasibleError, Status, configure, found, has_solution, solution, timed_solve,
 )
 from cpsat_pairing.solver.domains import Domains
+from cpsat_pairing.solver.evaluate import Evaluator
 from cpsat_pairing.solver.settings import DEFAULT_SETTINGS, SolverSettings
 from cpsat_pairing.solver.terms import Term, Tier, add_linear, fits, set_objective, weights
 
@@ -75,6 +76,7 @@ class LexSolver:
         # Variables some fixed tier weighs (but a `per_player` one): the repair keeps them.
         self.weighed: set[int] = set()
         self.domains = Domains(model)
+        self.evaluator = Evaluator(model)
         self._hint_index: list[int] = []
 
     # -- the incumbent ---------------------------------------------------------------
@@ -233,26 +235,34 @@ class LexSolver:
         self.model.clear_objective()
         # Fixing the variables' domains (rather than assuming the literals) lets presolve
         # simplify the model with them.
-        incumbent = self._values
-        if hint is not None:
-            self._values = hint
-        try:
-            with self.domains.fixing(fixed):
-                solver, status = self.call(hint_only=hint is not None)
-                if hint is not None and not has_solution(status):
-                    solver, status = self.call()
-        finally:
-            self._values = incumbent
+        with self.domains.fixing(fixed):
+            checked = self._checked(hint) if hint is not None else None
+            if checked is not None:
+                return checked
+            incumbent = self._values
+            if hint is not None:
+                self._values = hint
+            try:
+                solver, status = self.call()
+            finally:
+                self._values = incumbent
         return solution(solver) if found(solver, status) else None
 
-    def _checked(self, proposal: dict[int, int]) -> tuple[cp_model.CpSolver, Status]:
-        """One CP-SAT call on the full model with every variable fixed to `proposal`:
-        is it a solution?"""
+    def _checked(self, proposal: dict[int, int]) -> dict[int, int] | None:
+        """The full model's solution that is `proposal` (every variable of `all_vars`
+        fixed to its value there), or None if it is not one.  Evaluated without CP-SAT
+        when the evaluator can tell (evaluate.py), else one CP-SAT call."""
+        self._restrict_to(None)
+        verdict = self.evaluator.solution(proposal, self.all_indices(), self.domains.fixed)
+        if verdict is not None:
+            STATS["evaluated"] += 1
+            return None if verdict is False else verdict
         incumbent, self._values = self._values, proposal
         try:
-            return self.call(hint_only=True)
+            solver, status = self.call(hint_only=True)
         finally:
             self._values = incumbent
+        return solution(solver) if has_solution(status) else None
 
     def _feasible(self) -> tuple[cp_model.CpSolver, Status]:
         """A feasibility question: the restrictions first, the narrowest first, then the
@@ -283,25 +293,30 @@ class LexSolver:
         return True
 
     def try_fix_domains(
-        self, values: Sequence[tuple[int, int]], tiers: Sequence[Tier], proposal: dict[int, int] | None = None
+        self, values: Sequence[tuple[int, int]], tiers: Sequence[Tier], proposal: dict[int, int] | None = None,
+        search: bool = True,
     ) -> bool:
         """`try_fix` for Booleans (index, value) fixed by their domains: a candidate that
         is a set of forced values needs no new variable or constraint, and whatever the
         answer, the model stays as small as it was (see order.py, the exchange).
 
         `proposal`, a solution believed to fit (repair.py), is checked first: if the
-        model accepts it, no search is needed."""
+        model accepts it, no search is needed.  Without `search`, a rejected proposal
+        is the answer False (nothing fixed: the question is still open)."""
         self.model.clear_objective()
         with self.domains.fixing(values) as saved:
-            solver, status = self._checked(proposal) if proposal is not None else (None, cp_model.UNKNOWN)
-            if solver is None or not has_solution(status):
+            answer = self._checked(proposal) if proposal is not None else None
+            if answer is None:
+                if not search:
+                    return False
                 solver, status = self._feasible()
+                if not found(solver, status):
+                    return False
+                answer = solution(solver)
             else:
                 STATS["witnessed"] += 1
-            if not found(solver, status):
-                return False
             saved.clear()  # keep them fixed
-        self._keep(solver)
+        self._values = answer
         self.trace.extend(tiers)
         return True
 
@@ -379,9 +394,9 @@ class LexSolver:
         value = sum(w * self.value(t) for t, w in chunk)
         self._values = incumbent
         if value < current:
-            solver, status = self._checked(proposal)
-            if has_solution(status):
-                self._keep(solver)
+            checked = self._checked(proposal)
+            if checked is not None:
+                self._values = checked
                 STATS["repaired"] += 1
                 return value
         return current

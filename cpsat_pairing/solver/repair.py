@@ -12,8 +12,9 @@ What must not change is kept as it is: the downfloaters and everyone paired outs
 the bracket or with an MDP, and every pair that a fixed tier weighs (so every fixed
 tier keeps its value).  The same move answers the generation order's first question,
 "no exchange?" (Art. 4.3): re-pair the remainder across S1 and S2 (`split_witness`).
-Both only propose; the solver (solver/lex.py) has CP-SAT check a proposal against the whole model (one
-call with every variable fixed) before it is kept, and searches as without it if it fails.
+Both only propose; the solver (solver/lex.py) checks a proposal against the whole model
+(every variable fixed: evaluated by solver/evaluate.py, or one CP-SAT call) before it is
+kept, and searches as without it if it fails.
 """
 
 from __future__ import annotations

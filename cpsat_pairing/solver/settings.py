@@ -31,7 +31,11 @@ class SolverSettings:
     # grow with the model, and a budget spent before them finds nothing at all.
     restricted_full_size: int = 50_000
     restricted_scale_max: float = 4.0
-    bound_budget: float = 0.3  # per count-model solve (a lower bound); past it, no bound
+    # A count-model solve (a lower bound): the default search within
+    # `bound_first_budget`, then the core-based one, then the default one, each within
+    # `bound_budget`; past them, no bound.
+    bound_first_budget: float = 0.03
+    bound_budget: float = 0.3
     # The transposition's fixed search: on propagation alone first, then with the LP,
     # then (past both) the partner tiers one by one.
     propagation_budget: float = 0.5

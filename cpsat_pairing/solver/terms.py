@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 from ortools.sat.python import cp_model
 from ortools.util.python.sorted_interval_list import Domain
@@ -168,11 +169,29 @@ def new_booleans(model: cp_model.CpModel, count: int) -> list[cp_model.IntVar]:
     return [cp_model.IntVar(proto).with_domain(_BOOLEAN) for _ in range(count)]
 
 
+# The linear constraints written below, by model and position, as the lists they were
+# written from: reading a big constraint back from the proto costs ten times more than
+# writing it (evaluate.py takes them from here instead, and drops them).
+WRITTEN: WeakKeyDictionary[cp_model.CpModel, dict[int, tuple[list[int], list[int] | None, int, int]]] = (
+    WeakKeyDictionary()
+)
+
+
+def _written(model: cp_model.CpModel) -> dict[int, tuple[list[int], list[int] | None, int, int]]:
+    log = WRITTEN.get(model)
+    if log is None:
+        log = WRITTEN[model] = {}
+    return log
+
+
 def add_sum(model: cp_model.CpModel, indices: list[int], lo: int = INT_MIN, hi: int = INT_MAX) -> None:
     """lo <= sum(variables) <= hi, written into the proto as `model.add(sum(...) <= hi)`
     would write it (the same constraint: the same search), without building the
     expression term by term."""
-    linear = model.proto.constraints.add().linear
+    constraints = model.proto.constraints
+    indices = list(indices)  # a copy for the log: callers may reuse theirs
+    _written(model)[len(constraints)] = (indices, None, lo, hi)
+    linear = constraints.add().linear
     linear.vars.extend(indices)
     linear.coeffs.extend([1] * len(indices))
     linear.domain.extend([lo, hi])
@@ -180,7 +199,10 @@ def add_sum(model: cp_model.CpModel, indices: list[int], lo: int = INT_MIN, hi: 
 
 def add_linear(model: cp_model.CpModel, indices: list[int], coefs: list[int], value: int) -> None:
     """sum(coefs * variables) == value, written into the proto."""
-    linear = model.proto.constraints.add().linear
+    constraints = model.proto.constraints
+    indices, coefs = list(indices), list(coefs)  # copies for the log: callers may reuse theirs
+    _written(model)[len(constraints)] = (indices, coefs, value, value)
+    linear = constraints.add().linear
     linear.vars.extend(indices)
     linear.coeffs.extend(coefs)
     linear.domain.extend([value, value])
