@@ -131,3 +131,35 @@ def test_restrictions_and_fixed_domains_are_undone_exactly(seed: int) -> None:
     before = fixed_for_good()
     assert not solver.try_fix_domains(row, [Tier("test", "dropped", 1)])
     assert fixed_for_good() == before and _domains_agree(solver)
+
+
+def test_a_tier_at_its_least_value_is_fixed_by_domains() -> None:
+    """A tier at the least value its weights allow fixes its Booleans' domains (no
+    constraint is added); above it, and for a one-hot term, the constraint is added.
+    Either way the next tiers see the same solutions."""
+    m = cp_model.CpModel()
+    xs = [m.new_bool_var(f"x{i}") for i in range(6)]
+    m.add(sum(xs) == 3)
+    m.add_bool_or([xs[0], xs[1]])
+    solver = LexSolver(m, xs)
+    solver.solve()
+    zero = Term("T1", "x2..x4 (can all be 0)", [1, 2, 1], xs[2:5])
+    most = Term("T2", "x0, x1, x5 (maximised, can all be 1)", [-1, -1, -1], [xs[0], xs[1], xs[5]])
+    before = len(m.proto.constraints)
+    assert solver.minimize([zero, most]) == [0, -3]
+    assert len(m.proto.constraints) == before
+    assert {i: solver.domains.fixed[i] for i in (2, 3, 4, 0, 1, 5)} == {2: 0, 3: 0, 4: 0, 0: 1, 1: 1, 5: 1}
+    assert [tuple(m.proto.variables[i].domain) for i in range(6)] == [(1, 1)] * 2 + [(0, 0)] * 3 + [(1, 1)]
+
+    m2 = cp_model.CpModel()
+    ys = [m2.new_bool_var(f"y{i}") for i in range(4)]
+    m2.add(ys[0] + ys[1] >= 1)
+    m2.add_exactly_one(ys[2:])
+    solver2 = LexSolver(m2, ys)
+    solver2.solve()
+    above = Term("T1", "y0, y1 (one at least)", [1, 1], ys[:2])
+    one_hot = Term("T2", "the one of y2, y3", [5, 7], ys[2:], one_hot=True)
+    before = len(m2.proto.constraints)
+    assert solver2.minimize([above, one_hot]) == [1, 5]
+    assert len(m2.proto.constraints) == before + 2
+    assert not solver2.domains.fixed

@@ -156,7 +156,15 @@ def _add_layer(
         a, b = divmod(g, classes)
         degree[0, a].append(index)
         degree[1, b].append(index)
+    # A side whose players have many more pairs besides the S1-S2 ones (S2 = every
+    # resident, S1 = a few MDPs) gets no class rows: each would repeat the players'
+    # own rows over most of the bracket's pairs, for a bound (n[a, b] <= the class's
+    # size) its counts' domains already give.  Any subset of these lines is implied.
     for side, players in enumerate(sides):
+        if sum(len(rest[p]) for p in players) > 2 * len(cross):
+            for p in players:
+                degree.pop((side, cls[p]), None)
+            continue
         for p in players:
             degree[side, cls[p]] += rest[p]
     for key, row in degree.items():

@@ -464,8 +464,30 @@ class LexSolver:
 
     def _fix(self, term: Term, val: int) -> None:
         if term.vars:
-            add_linear(self.model, term.indices, term.coefs, val)
+            forced = _forced(term, val)
+            if forced is not None:
+                # The domains say it all, and CP-SAT drops fixed variables as it loads the
+                # model, where a constraint over them (185,000 pairs for [C12] at 0 in a
+                # 950-player bracket) is loaded and propagated on every call.
+                self.domains.fix(forced)
+            else:
+                add_linear(self.model, term.indices, term.coefs, val)
             self.fixed.append((term, val))
             if not term.per_player:
                 self.weighed.update(i for c, i in zip(term.coefs, term.indices) if c)
         self.trace.append(term.tier(val))
+
+
+def _forced(term: Term, val: int) -> list[tuple[int, int]] | None:
+    """A tier fixed at the least value its coefficients allow leaves every Boolean it
+    weighs at its own bound (0 for a positive weight, 1 for a negative one): those
+    values (index, value), or None if the value is above that least one.  Not for a
+    one-hot term, whose least value is one of its coefficients."""
+    if term.one_hot:
+        return None
+    weight: dict[int, int] = {}
+    for c, i in zip(term.coefs, term.indices):
+        weight[i] = weight.get(i, 0) + c
+    if val != sum(c for c in weight.values() if c < 0):
+        return None
+    return [(i, 0 if c > 0 else 1) for i, c in weight.items() if c]
