@@ -142,24 +142,25 @@ def test_counts_let_propagation_refute_an_excluded_pair(counts: bool) -> None:
     assert status == (cp_model.INFEASIBLE if counts else cp_model.UNKNOWN)
 
 
+def _solutions(counts: bool, closed: frozenset[tuple[int, int]] = frozenset()) -> set[frozenset[tuple[int, int]]]:
+    """Every solution of `_bracket` (its pairs)."""
+    m, x = _bracket(counts, closed)
+    solver = cp_model.CpSolver()
+    solver.parameters.enumerate_all_solutions = True
+    solver.parameters.num_workers = 1
+    seen: set[frozenset[tuple[int, int]]] = set()
+
+    class Collect(cp_model.CpSolverSolutionCallback):
+        def on_solution_callback(self) -> None:
+            seen.add(frozenset(k for k, v in x.items() if self.value(v)))
+
+    solver.solve(m, Collect())
+    return seen
+
+
 def test_counts_keep_every_solution() -> None:
     """Same bracket: the models with and without the counts have the same solutions."""
-
-    def solutions(counts: bool) -> set[frozenset[tuple[int, int]]]:
-        m, x = _bracket(counts)
-        solver = cp_model.CpSolver()
-        solver.parameters.enumerate_all_solutions = True
-        solver.parameters.num_workers = 1
-        seen: set[frozenset[tuple[int, int]]] = set()
-
-        class Collect(cp_model.CpSolverSolutionCallback):
-            def on_solution_callback(self) -> None:
-                seen.add(frozenset(k for k, v in x.items() if self.value(v)))
-
-        solver.solve(m, Collect())
-        return seen
-
-    without, with_counts = solutions(False), solutions(True)
+    without, with_counts = _solutions(False), _solutions(True)
     assert without and without == with_counts
 
 
@@ -167,25 +168,10 @@ def test_counts_leave_out_pairs_closed_for_good() -> None:
     """Pairs fixed to 0 for good appear in no count constraint, and the model keeps its
     solutions (the counts stay implied by it)."""
     closed = frozenset({(1, 9), (1, 10), (2, 9), (7, 13), (8, 16)})
-
-    def solutions(counts: bool) -> set[frozenset[tuple[int, int]]]:
-        m, x = _bracket(counts, closed)
-        solver = cp_model.CpSolver()
-        solver.parameters.enumerate_all_solutions = True
-        solver.parameters.num_workers = 1
-        seen: set[frozenset[tuple[int, int]]] = set()
-
-        class Collect(cp_model.CpSolverSolutionCallback):
-            def on_solution_callback(self) -> None:
-                seen.add(frozenset(k for k, v in x.items() if self.value(v)))
-
-        solver.solve(m, Collect())
-        return seen
-
     base = len(_bracket(False, closed)[0].proto.constraints)
     m, x = _bracket(True, closed)
     added = list(m.proto.constraints)[base:]
     written = {i for c in added for i in c.linear.vars}
     assert added and written and not written & {x[pq].index for pq in closed}
-    without, with_counts = solutions(False), solutions(True)
+    without, with_counts = _solutions(False, closed), _solutions(True, closed)
     assert without and without == with_counts
