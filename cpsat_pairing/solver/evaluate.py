@@ -32,7 +32,9 @@ from cpsat_pairing.solver.terms import WRITTEN
 
 _NONE = np.zeros(0, dtype=np.int64)  # no enforcement literal
 
-# A literal constraint's kind: what must hold of its literals once enforced.
+# A literal constraint's kind (its index in the proto's names): what must hold of its
+# literals once enforced.
+_LITERAL_KINDS = ("bool_or", "bool_and", "at_most_one", "exactly_one")
 _OR, _AND, _AT_MOST_ONE, _EXACTLY_ONE = range(4)
 
 
@@ -42,6 +44,12 @@ class _Linear:
     vars: np.ndarray
     coefs: np.ndarray
     domain: tuple[int, ...]
+
+
+    @property
+    def simple(self) -> bool:
+        """Unenforced, one interval, some terms: evaluated in the flattened pass."""
+        return not self.enforcement.size and len(self.domain) == 2 and bool(self.vars.size)
 
 
 @dataclass
@@ -100,20 +108,13 @@ class Evaluator:
                 if vs.size and vs.min() < 0:
                     mirror.supported = False
                 mirror.linear.append(_Linear(enforcement, vs, np.array(lin.coeffs, dtype=np.int64), tuple(lin.domain)))
-            elif c.has_bool_or():
-                mirror.literals.append(_Literals(_OR, enforcement, np.array(c.bool_or.literals, dtype=np.int64)))
-            elif c.has_bool_and():
-                mirror.literals.append(_Literals(_AND, enforcement, np.array(c.bool_and.literals, dtype=np.int64)))
-            elif c.has_at_most_one():
-                mirror.literals.append(
-                    _Literals(_AT_MOST_ONE, enforcement, np.array(c.at_most_one.literals, dtype=np.int64))
-                )
-            elif c.has_exactly_one():
-                mirror.literals.append(
-                    _Literals(_EXACTLY_ONE, enforcement, np.array(c.exactly_one.literals, dtype=np.int64))
-                )
             else:
-                mirror.supported = False
+                kind = next((k for k, name in enumerate(_LITERAL_KINDS) if getattr(c, f"has_{name}")()), None)
+                if kind is None:
+                    mirror.supported = False
+                else:
+                    literals = np.array(getattr(c, _LITERAL_KINDS[kind]).literals, dtype=np.int64)
+                    mirror.literals.append(_Literals(kind, enforcement, literals))
         mirror.read = total
         return mirror
 
@@ -121,7 +122,7 @@ class Evaluator:
         """(vars, coefs, segment starts, lows, highs) of the unenforced one-interval
         linear constraints with terms, rebuilt when constraints were added."""
         if mirror.flat is None or mirror.flat_count != len(mirror.linear):
-            simple = [c for c in mirror.linear if not c.enforcement.size and len(c.domain) == 2 and c.vars.size]
+            simple = [c for c in mirror.linear if c.simple]
             sizes = np.array([c.vars.size for c in simple], dtype=np.int64)
             starts = np.concatenate(([0], np.cumsum(sizes)[:-1])) if simple else np.zeros(0, dtype=np.int64)
             vs = np.concatenate([c.vars for c in simple]) if simple else np.zeros(0, dtype=np.int64)
@@ -175,8 +176,7 @@ class Evaluator:
     def _derive(mirror: _Mirror, x: np.ndarray, known: np.ndarray) -> list[int] | None:
         """Set the open variables from equalities with one open variable, until none is
         left (their indices), or None when some cannot be derived."""
-        pending = [c for c in mirror.linear if not c.enforcement.size and len(c.domain) == 2
-                   and c.domain[0] == c.domain[1] and c.vars.size and not known[c.vars].all()]
+        pending = [c for c in mirror.linear if c.simple and c.domain[0] == c.domain[1] and not known[c.vars].all()]
         derived: list[int] = []
         # Literals an unenforced clause forces: a unit bool_or, a bool_and, an
         # exactly_one whose other literals are known (the modelling layer's constant
@@ -237,8 +237,7 @@ class Evaluator:
             if np.any(sums < lo) or np.any(sums > hi):
                 return False
         for c in mirror.linear:
-            simple = not c.enforcement.size and len(c.domain) == 2 and c.vars.size
-            if simple:
+            if c.simple:
                 continue
             if c.enforcement.size and not _literal_values(x, c.enforcement).all():
                 continue
