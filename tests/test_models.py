@@ -180,3 +180,43 @@ def test_every_key_of_the_shipped_editions_is_read() -> None:
         assert all(c in CRITERIA for c in ed.quality)
     assert load_edition("dutch-2017").article("exchange") == "D.2"
     assert load_edition("dutch-2026").article("5.2.4") == "5.2.4"
+
+
+def _windows_by_definition(players, score, mdps, pairs, windows):  # type: ignore[no-untyped-def]
+    """The window rule pair by pair: a pair of one scoregroup (no MDP) is left out of a
+    window when its places are farther than the window from each other and from
+    "S1 place i against S2 place i + g/2"."""
+    place, members = {}, {}
+    for p in players:
+        members.setdefault(score[p], []).append(p)
+        place[p] = len(members[score[p]]) - 1
+    out = [[] for _ in windows]
+    for (p, q), index in pairs:
+        if p in mdps or q in mdps or score[p] != score[q]:
+            continue
+        d = abs(place[p] - place[q])
+        off = min(d, abs(d - len(members[score[p]]) // 2))
+        for level, window in enumerate(windows):
+            if off > window:
+                out[level].append(index)
+    return [level for level in out if level]
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_window_restrictions_follow_the_rule_pair_by_pair(seed: int) -> None:
+    import random
+    from fractions import Fraction
+
+    from cpsat_pairing.dutch.model import window_restrictions
+
+    rng = random.Random(seed)
+    players = rng.sample(range(1, 400), rng.randint(0, 60))
+    score = {p: Fraction(rng.randint(0, 4), 2) for p in players}
+    players.sort(key=lambda p: -score[p])
+    mdps = frozenset(p for p in players if rng.random() < 0.1)
+    pairs = [((p, q), 1000 + k) for k, (p, q) in enumerate(
+        (p, q) for i, p in enumerate(players) for q in players[i + 1:] if rng.random() < 0.6)]
+    windows = sorted(rng.sample(range(12), rng.randint(1, 3)))
+    got = window_restrictions(players, score, mdps, iter(pairs), windows)
+    assert got == _windows_by_definition(players, score, mdps, pairs, windows)
+    assert all(isinstance(i, int) for level in got for i in level)

@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from functools import cached_property
+from itertools import chain
 from typing import Protocol
 
+import numpy as np
 from ortools.sat.python import cp_model
 
 from cpsat_pairing.solver.terms import Term, TierKind, make_term, new_booleans
@@ -138,11 +140,13 @@ def window_restrictions(players: Sequence[int], score: dict[int, Fraction], mdps
     pairs farther than a window's places from both are rarely chosen, and a tier that
     needs one finds it in the wider window or the full model.  Pairs across scoregroups
     (MDPs, floaters) are always kept: there are few of them."""
-    # Scoregroups as small integers: the loop below compares two for every pair
-    # variable, and Fractions compare slowly.
+    # Each player's scoregroup (-1 for an MDP) and place in it, in tables by player
+    # number: the test runs over every pair variable at once (hundreds of thousands in
+    # a big bracket), not pair by pair.
+    size = max(players, default=-1) + 1
+    group = np.full(size, -1, dtype=np.int64)
+    place = np.zeros(size, dtype=np.int64)
     group_of: dict[Fraction, int] = {}
-    group: dict[int, int] = {}
-    place: dict[int, int] = {}
     sizes: list[int] = []
     for p in players:
         g = group_of.setdefault(score[p], len(group_of))
@@ -150,15 +154,14 @@ def window_restrictions(players: Sequence[int], score: dict[int, Fraction], mdps
             sizes.append(0)
         group[p], place[p] = (-1 if p in mdps else g), sizes[g]
         sizes[g] += 1
-    half = [size // 2 for size in sizes]
-    out: list[list[int]] = [[] for _ in windows]
-    for (p, q), index in pairs:
-        g = group[p]
-        if g < 0 or g != group[q]:
-            continue
-        d = abs(place[p] - place[q])
-        off = min(d, abs(d - half[g]))
-        for level, window in enumerate(windows):
-            if off > window:
-                out[level].append(index)
+    items = list(pairs)
+    flat = np.fromiter(chain.from_iterable((p, q, i) for (p, q), i in items), dtype=np.int64, count=3 * len(items))
+    ps, qs, indices = flat.reshape(-1, 3).T
+    gp = group[ps]
+    same = (gp >= 0) & (gp == group[qs])
+    ps, qs, indices, gp = ps[same], qs[same], indices[same], gp[same]
+    d = np.abs(place[ps] - place[qs])
+    half = np.array([n // 2 for n in sizes], dtype=np.int64)
+    off = np.minimum(d, np.abs(d - half[gp])) if gp.size else d
+    out = [indices[off > window].tolist() for window in windows]
     return [level for level in out if level]
