@@ -83,10 +83,14 @@ class AggregateBracketModel(BracketModel):
         m.add(2 * sum(self.nn_pairs) == sum(self.w.values()))
         for a, b in zip(self.nn_pairs, self.nn_pairs[1:]):
             m.add_implication(b, a)
+        mdps = self.mdps
         for p in self.bracket:
             d = m.new_bool_var(f"df_{p}")
             self.df[p] = d
-            terms = [i for q, i in adj[p] if self.inside(p, q)] + [d.index]
+            # Every pair is in the bracket (`x_in_bracket`): it is inside unless it
+            # joins two MDPs (`inside`, read once per player, not per pair).
+            terms = [i for q, i in adj[p] if q not in mdps] if p in mdps else [i for _, i in adj[p]]
+            terms.append(d.index)
             add_linear(m, terms, [1] * len(terms), 1)
         self.add_parity_cuts()
         all_vars = [*self.x.values(), *self.dn.values(), *self.up.values(), *self.w.values(), *self.nn_pairs]

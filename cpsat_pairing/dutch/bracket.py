@@ -174,9 +174,16 @@ class BracketModel(PairIndices):
     def local_vars(self) -> frozenset[int]:
         """Indices of the variables that describe the bracket alone: its inside pairs and
         its downfloaters.  A tier over these only can be solved on the `local` model."""
-        inside = self.inside
-        pairs = (i for (p, q), i in self.pair_indices() if inside(p, q))
-        return frozenset(pairs) | frozenset(v.index for v in self.df.values())
+        inb, mdps = self.in_bracket, self.mdps  # `inside`, inlined: millions of pairs
+        if self.x_in_bracket and len(mdps) < 2:
+            pairs = frozenset(i for _, i in self.pair_indices())
+        elif self.x_in_bracket:
+            pairs = frozenset(i for (p, q), i in self.pair_indices() if not (p in mdps and q in mdps))
+        else:
+            pairs = frozenset(
+                i for (p, q), i in self.pair_indices() if p in inb and q in inb and not (p in mdps and q in mdps)
+            )
+        return pairs | frozenset(v.index for v in self.df.values())
 
     def add_parity_cuts(self) -> None:
         """Odd-set cuts: an odd set of players, none unpaired, sends a pair out.

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from functools import cached_property
-from itertools import chain
+from itertools import chain, islice, repeat
 from typing import Protocol
 
 import numpy as np
@@ -117,14 +117,15 @@ def make_pairs(model: cp_model.CpModel, players: Sequence[int], rows: Iterable[t
     adj: dict[int, list[tuple[int, cp_model.IntVar]]] = {p: [] for p in players}
     adj_index: dict[int, list[tuple[int, int]]] = {p: [] for p in players}
     for p, row in rows:
-        for q in row:
-            v = next(made)
-            x[p, q] = v
-            adj[p].append((q, v))
+        variables = list(islice(made, len(row)))
+        indices = range(index, index + len(row))
+        x.update(zip(zip(repeat(p), row), variables))
+        adj[p] += zip(row, variables)
+        adj_index[p] += zip(row, indices)
+        for q, v, i in zip(row, variables, indices):
             adj[q].append((p, v))
-            adj_index[p].append((q, index))
-            adj_index[q].append((p, index))
-            index += 1
+            adj_index[q].append((p, i))
+        index += len(row)
     assert index == len(model.proto.variables)
     return x, adj, adj_index, first
 
