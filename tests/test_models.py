@@ -8,6 +8,8 @@ with the exact model -- checked here round by round, not assumed.
 
 from __future__ import annotations
 
+import random
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -16,6 +18,7 @@ from cpsat_pairing import SolverSettings, load_edition, pair, read_trf
 from cpsat_pairing.domain.compat import Compatibility, absolute_colour_clash
 from cpsat_pairing.domain.state import build_state, round_exists
 from cpsat_pairing.dutch.e2026 import procedure
+from cpsat_pairing.dutch.model import window_restrictions
 from cpsat_pairing.testing.corpus import recorded
 
 from helpers import CORPUS
@@ -182,15 +185,19 @@ def test_every_key_of_the_shipped_editions_is_read() -> None:
     assert load_edition("dutch-2026").article("5.2.4") == "5.2.4"
 
 
-def _windows_by_definition(players, score, mdps, pairs, windows):  # type: ignore[no-untyped-def]
+def _windows_by_definition(
+    players: list[int], score: dict[int, Fraction], mdps: frozenset[int], pairs: list[tuple[tuple[int, int], int]],
+    windows: list[int],
+) -> list[list[int]]:
     """The window rule pair by pair: a pair of one scoregroup (no MDP) is left out of a
     window when its places are farther than the window from each other and from
     "S1 place i against S2 place i + g/2"."""
-    place, members = {}, {}
+    place: dict[int, int] = {}
+    members: dict[Fraction, list[int]] = {}
     for p in players:
         members.setdefault(score[p], []).append(p)
         place[p] = len(members[score[p]]) - 1
-    out = [[] for _ in windows]
+    out: list[list[int]] = [[] for _ in windows]
     for (p, q), index in pairs:
         if p in mdps or q in mdps or score[p] != score[q]:
             continue
@@ -204,11 +211,6 @@ def _windows_by_definition(players, score, mdps, pairs, windows):  # type: ignor
 
 @pytest.mark.parametrize("seed", range(30))
 def test_window_restrictions_follow_the_rule_pair_by_pair(seed: int) -> None:
-    import random
-    from fractions import Fraction
-
-    from cpsat_pairing.dutch.model import window_restrictions
-
     rng = random.Random(seed)
     players = rng.sample(range(1, 400), rng.randint(0, 60))
     score = {p: Fraction(rng.randint(0, 4), 2) for p in players}
