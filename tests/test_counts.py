@@ -77,6 +77,26 @@ def test_fixed_search_without_the_lp_finds_the_same_first_solution(random_round:
     assert quick.as_pairs() == with_lp.as_pairs() and quick.bye == with_lp.bye
 
 
+def test_the_completion_tried_in_another_order_changes_no_pairing(random_round: Path, monkeypatch) -> None:
+    """After the transposition's decisions the search completes the rest of the round,
+    the next scoregroup's counts first (`ahead`); that order picks a completion, never
+    the decisions' values: without it, the same pairs and every tier the same."""
+    t = read_trf(random_round)
+    ordered = pair(t)
+    ahead_sizes: list[int] = []
+    real = order.first_in_order
+
+    def plain(lex, decisions, budget=None, ahead=()):  # type: ignore[no-untyped-def]
+        ahead_sizes.append(len(ahead))
+        return real(lex, decisions, budget)
+
+    monkeypatch.setattr(order, "first_in_order", plain)
+    unordered = pair(t)
+    assert any(ahead_sizes)  # the order was in use on this round
+    assert (unordered.as_pairs(), unordered.bye) == (ordered.as_pairs(), ordered.bye)
+    assert [b.tiers for b in unordered.brackets] == [b.tiers for b in ordered.brackets]
+
+
 def test_the_propagation_budget_scaled_to_the_model_changes_no_pairing(random_round: Path) -> None:
     """A small model gets a smaller propagation budget (settings.propagation_full_size):
     the same pairing as with the full budget for every model."""

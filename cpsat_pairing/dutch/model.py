@@ -72,6 +72,14 @@ class PairModel(BracketView, Protocol):
         """The incumbent's pairs inside the bracket and its downfloaters."""
         ...
 
+    def player_families(self) -> dict[str, dict[int, cp_model.IntVar]]:
+        """A player's own variables by family (see `RoundView`)."""
+        ...
+
+    def counters(self) -> list[cp_model.IntVar]:
+        """The aggregate model's pairs inside the next scoregroup, as a unary counter."""
+        ...
+
 
 def odd_sets(players: Iterable[int], score: dict[int, Fraction], bracket: Iterable[int], whole: int,
              bracket_first: bool = False) -> list[tuple[list[int], frozenset[int]]]:

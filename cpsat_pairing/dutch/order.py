@@ -50,7 +50,13 @@ def _fix_partners(
     decisions: list[cp_model.IntVar] = []
     for p in s1:
         decisions += [v for _, v in sorted((bsn[q], v) for q, v in bm.adj[p] if q in among and q not in s1set)]
-    found = first_in_order(bm.solver, decisions, budget=bm.solver.settings.fixed_search_budget)
+    # After the decisions, the rest of the round: first who leaves the modelled part,
+    # then the count of pairs inside the next scoregroup (aggregate model) from its
+    # top, whose highest true Boolean makes the rest true.  With those settled,
+    # propagation sets the next scoregroup's own Booleans, which one by one would each
+    # be a decision (900 at 5,000 players).
+    ahead = [*bm.player_families().get("exit", {}).values(), *reversed(bm.counters())]
+    found = first_in_order(bm.solver, decisions, budget=bm.solver.settings.fixed_search_budget, ahead=ahead)
     if found is None:
         _fix_partners_tier_by_tier(bm, s1, among, bsn, label)
         return

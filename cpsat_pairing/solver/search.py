@@ -18,10 +18,14 @@ from cpsat_pairing.solver.cpsat import Status, has_solution, solution
 from cpsat_pairing.solver.lex import LexSolver
 
 
-def first_in_order(lex: LexSolver, decisions: Sequence[cp_model.IntVar], budget: float | None = None) -> bool | None:
+def first_in_order(
+    lex: LexSolver, decisions: Sequence[cp_model.IntVar], budget: float | None = None,
+    ahead: Sequence[cp_model.IntVar] = (),
+) -> bool | None:
     """Keep the solution of the fixed tiers that is first in the order of `decisions`;
     return False if there is none, and None (nothing kept) if the search with the LP
-    used up `budget` (deterministic time).
+    used up `budget` (deterministic time).  `ahead`: Booleans that the completion after
+    the decisions tries first, in this order (where they are true in the incumbent).
 
     Propagation alone (no LP) runs first, within `propagation_budget` (less for a small
     model, `propagation_full_size`): with the class
@@ -40,6 +44,12 @@ def first_in_order(lex: LexSolver, decisions: Sequence[cp_model.IntVar], budget:
     done = set(decided)
     values = lex.values
     completion = [i for i in lex.all_indices() if values.get(i) and i not in done]
+    # The order of what follows the decisions changes which completion is found, not
+    # the decisions' values; a decision there costs a rescan of the whole list
+    # (CHOOSE_FIRST starts from the top), so what settles the most goes first.
+    first = [v.index for v in ahead if values.get(v.index) and v.index not in done]
+    put = set(first)
+    completion = first + [i for i in completion if i not in put]
     strategy = model.proto.search_strategy.add()
     strategy.variables.extend([*decided, *completion])  # by index
     strategy.variable_selection_strategy = cp_model.CHOOSE_FIRST
