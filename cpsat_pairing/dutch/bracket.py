@@ -14,7 +14,7 @@ import weakref
 from dataclasses import dataclass, field
 from functools import cached_property
 from fractions import Fraction
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, TypeVar
 
 from ortools.sat.python import cp_model
 
@@ -26,6 +26,8 @@ from cpsat_pairing.solver.lex import LexSolver
 from cpsat_pairing.solver.repair import repair
 from cpsat_pairing.solver.settings import DEFAULT_SETTINGS, SolverSettings
 from cpsat_pairing.solver.terms import add_linear
+
+T = TypeVar("T")  # what travels with each pair through `_inside`
 
 Pair = tuple[int, int]
 
@@ -174,15 +176,7 @@ class BracketModel(PairIndices):
     def local_vars(self) -> frozenset[int]:
         """Indices of the variables that describe the bracket alone: its inside pairs and
         its downfloaters.  A tier over these only can be solved on the `local` model."""
-        inb, mdps = self.in_bracket, self.mdps  # `inside`, inlined: millions of pairs
-        if self.x_in_bracket and len(mdps) < 2:
-            pairs = frozenset(i for _, i in self.pair_indices())
-        elif self.x_in_bracket:
-            pairs = frozenset(i for (p, q), i in self.pair_indices() if not (p in mdps and q in mdps))
-        else:
-            pairs = frozenset(
-                i for (p, q), i in self.pair_indices() if p in inb and q in inb and not (p in mdps and q in mdps)
-            )
+        pairs = frozenset(i for _, i in self._inside(self.pair_indices()))
         return pairs | frozenset(v.index for v in self.df.values())
 
     def add_parity_cuts(self) -> None:
@@ -280,16 +274,19 @@ class BracketModel(PairIndices):
 
     def bracket_pairs(self) -> list[tuple[Pair, cp_model.IntVar]]:
         if self._bracket_pairs is None:
-            inb, mdps = self.in_bracket, self.mdps  # `inside`, inlined: millions of pairs
-            if not self.x_in_bracket:
-                self._bracket_pairs = [
-                    ((p, q), v) for (p, q), v in self.x.items() if p in inb and q in inb and not (p in mdps and q in mdps)
-                ]
-            elif len(mdps) < 2:
-                self._bracket_pairs = list(self.x.items())
-            else:
-                self._bracket_pairs = [((p, q), v) for (p, q), v in self.x.items() if not (p in mdps and q in mdps)]
+            self._bracket_pairs = self._inside(self.x.items())
         return self._bracket_pairs
+
+    def _inside(self, pairs: Iterable[tuple[Pair, T]]) -> list[tuple[Pair, T]]:
+        """The pairs (each with its variable or index) that `inside` accepts, without a
+        call per pair (millions at 5,000 players): where every pair variable joins two
+        bracket players (`x_in_bracket`), only two MDPs are left out."""
+        inb, mdps = self.in_bracket, self.mdps
+        if not self.x_in_bracket:
+            return [(k, v) for k, v in pairs if k[0] in inb and k[1] in inb and not (k[0] in mdps and k[1] in mdps)]
+        if len(mdps) < 2:
+            return list(pairs)
+        return [(k, v) for k, v in pairs if not (k[0] in mdps and k[1] in mdps)]
 
     def mdp_pairs(self) -> list[tuple[Pair, cp_model.IntVar]]:
         """The bracket's pairs with an MDP: the only ones whose players' scores differ."""

@@ -163,14 +163,13 @@ def window_restrictions(players: Sequence[int], score: dict[int, Fraction], mdps
             sizes.append(0)
         group[p], place[p] = (-1 if p in mdps else g), sizes[g]
         sizes[g] += 1
-    items = list(pairs)
-    flat = np.fromiter(chain.from_iterable((p, q, i) for (p, q), i in items), dtype=np.int64, count=3 * len(items))
+    flat = np.fromiter(chain.from_iterable((p, q, i) for (p, q), i in pairs), dtype=np.int64)
     ps, qs, indices = flat.reshape(-1, 3).T
     gp = group[ps]
     same = (gp >= 0) & (gp == group[qs])
     ps, qs, indices, gp = ps[same], qs[same], indices[same], gp[same]
     d = np.abs(place[ps] - place[qs])
     half = np.array([n // 2 for n in sizes], dtype=np.int64)
-    off = np.minimum(d, np.abs(d - half[gp])) if gp.size else d
+    off = np.minimum(d, np.abs(d - half[gp]))
     out = [indices[off > window].tolist() for window in windows]
     return [level for level in out if level]
