@@ -16,7 +16,11 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from cpsat_pairing.solver import startup
 from cpsat_pairing.version import __version__
+
+# CP-SAT's module imports pandas for helpers never called here: a third of the start-up.
+startup.install()
 
 # The names are imported on first use: a program that runs one command (or imports one
 # module) does not pay for importing every part of the package first.

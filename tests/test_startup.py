@@ -1,0 +1,90 @@
+"""CP-SAT loaded without pandas (solver/startup.py): the engine pairs without it, and a
+program that wants pandas, before or after, gets the real one with working helpers."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from cpsat_pairing.solver.startup import PandasFreeFinder
+
+
+def _run(code: str) -> list[str]:
+    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], check=False, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.split()
+
+
+def test_a_round_is_paired_without_loading_pandas() -> None:
+    out = _run("""
+        import sys
+        from importlib.resources import files
+        import cpsat_pairing as cp
+        from ortools.sat.python import cp_model
+        t = cp.parse_trf((files("cpsat_pairing.examples") / "example.trf").read_text())
+        p = cp.pair(t)
+        print(len(p.boards) > 0, "pandas" in sys.modules, type(cp_model.pd).__name__)
+    """)
+    assert out == ["True", "False", "OnFirstUse"]
+
+
+def test_pandas_imported_afterwards_is_the_real_one_and_the_helpers_work() -> None:
+    out = _run("""
+        import cpsat_pairing
+        from ortools.sat.python import cp_model
+        import pandas as pd
+        model = cp_model.CpModel()
+        xs = model.new_bool_var_series(name="x", index=pd.Index(range(4)))
+        model.add(xs.sum() == 3)
+        model.maximize(xs[0] * 0 + xs[3])
+        solver = cp_model.CpSolver()
+        solver.solve(model)
+        values = solver.boolean_values(xs)
+        print(type(values).__module__.split(".")[0], int(values.sum()), bool(values[3]), pd.DataFrame is not None)
+    """)
+    assert out == ["pandas", "3", "True", "True"]
+
+
+def test_pandas_imported_first_is_left_alone() -> None:
+    out = _run("""
+        import pandas
+        import cpsat_pairing
+        from ortools.sat.python import cp_model
+        print(cp_model.pd is pandas)
+    """)
+    assert out == ["True"]
+
+
+@pytest.mark.parametrize(
+    ("body", "pandas_loaded"),
+    [
+        ("import pandas as pd\ndef f(x: pd.Series) -> pd.Index: ...\ndef g():\n    return pd.Series([1, 2]).sum()\n", False),
+        # A body that needs more of pandas than the hints' names is run again with it.
+        ("import pandas as pd\nKIND = pd.api.types.is_integer_dtype\ndef g():\n    return pd.Series([1, 2]).sum()\n", True),
+    ],
+)
+def test_the_loader_on_other_module_bodies(tmp_path: Path, body: str, pandas_loaded: bool) -> None:
+    """In a fresh interpreter: the finder on a module of our own with that body."""
+    (tmp_path / "uses_pandas.py").write_text(body)
+    out = _run(f"""
+        import sys
+        sys.path.insert(0, {str(tmp_path)!r})
+        from cpsat_pairing.solver.startup import PandasFreeFinder
+        sys.meta_path.insert(0, PandasFreeFinder(frozenset({{"uses_pandas"}})))
+        import uses_pandas
+        print("pandas" in sys.modules)
+        print(uses_pandas.g())
+        print(type(sys.modules["pandas"]).__name__)
+    """)
+    assert out == [str(pandas_loaded), "3", "module"]
+
+
+def test_the_finder_ignores_other_modules() -> None:
+    finder = PandasFreeFinder()
+    assert finder.find_spec("json", None) is None
+    assert importlib.import_module("json") is sys.modules["json"]
