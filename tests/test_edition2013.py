@@ -235,3 +235,40 @@ def test_a_bracket_starts_paired_inside_when_a_matching_allows_it(monkeypatch: p
         assert (set(got.as_pairs()), got.bye) == (set(fr.pairs), fr.bye), f"round {rnd}"
     assert all(after <= before for _, before, after in starts)
     assert any(after == odd < before for odd, before, after in starts), starts
+
+
+def test_p_fixed_at_the_brackets_parity_gives_the_counted_pairing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """P's bound (an odd bracket leaves one player unpaired at least) fixes the tier where
+    the count model proved it before: the same pairs and tiers as without the bound, and
+    the count model no longer asked for P (restrictions, hence the count model, from 200
+    pair variables, as a big bracket has them)."""
+    from cpsat_pairing.dutch.registry import CRITERIA
+    from cpsat_pairing.solver.bounds import CountBound
+
+    asked: list[str] = []
+    real_minimum = CountBound.minimum
+
+    def minimum(self, chunk, fixed):
+        asked.extend(t.criterion for t, _ in chunk)
+        return real_minimum(self, chunk, fixed)
+
+    monkeypatch.setattr(CountBound, "minimum", minimum)
+    t = read_trf(CORPUS_2013 / "j000017.trf")
+    small = SolverSettings(sparse_from=200)
+    with_bound = [pair(t, rnd, "dutch-2013", settings=small) for rnd in (1, 2)]
+    asked_with = list(asked)
+    real_p = CRITERIA["2013:P"]
+
+    def unbounded(bm):
+        terms = real_p(bm)
+        for term in terms:
+            term.least = None
+        return terms
+
+    monkeypatch.setitem(CRITERIA, "2013:P", unbounded)
+    asked.clear()
+    without = [pair(t, rnd, "dutch-2013", settings=small) for rnd in (1, 2)]
+    for got, plain in zip(with_bound, without):
+        assert (got.as_pairs(), got.bye) == (plain.as_pairs(), plain.bye)
+        assert [b.tiers for b in got.brackets] == [b.tiers for b in plain.brackets]
+    assert "P" in asked and "P" not in asked_with

@@ -65,8 +65,16 @@ def mdps_paired(bm: BracketModel) -> list[Term]:
 
 @criterion("2013:P")
 def pairs(bm: BracketModel) -> list[Term]:
-    """P: as many pairs as possible (P1 = P0, decreased only when nothing else works)."""
-    return [bm.term("P", "players not paired in the bracket", ((1, bm.df[p]) for p in bm.bracket))]
+    """P: as many pairs as possible (P1 = P0, decreased only when nothing else works).
+
+    The players paired inside the bracket come two by two, so an odd bracket leaves at
+    least one unpaired: a bracket started paired inside but one (procedure.py) meets
+    that bound, and P is fixed without a solve of the count model, which can take
+    longer to prove it than the rest of the bracket's tiers together."""
+    term = bm.term("P", "players not paired in the bracket", ((1, bm.df[p]) for p in bm.bracket))
+    odd = len(bm.bracket) % 2
+    term.least = lambda _: odd
+    return [term]
 
 
 @criterion("2013:B3")
