@@ -94,6 +94,55 @@ def _augment_from(adj: Sequence[Sequence[int]], mate: list[int], root: int) -> b
     return False
 
 
+def max_bipartite_matching(adj: Sequence[Sequence[int]], mate: list[int] | None = None) -> list[int]:
+    """`max_matching` for a bipartite graph (no odd cycle), with the same answer.
+
+    Without odd cycles there is no blossom, and a search that finds no augmenting path
+    leaves behind a Hungarian tree whose vertices lie on no augmenting path, now or after
+    later augmentations (which never touch them): later searches skip them instead of
+    exploring them again.  A search that fails from every free vertex of a big graph
+    then costs one pass over it, not one per free vertex."""
+    n = len(adj)
+    if mate is None:
+        mate = [-1] * n
+    for v in range(n):  # the same greedy start as max_matching
+        if mate[v] == -1:
+            for w in adj[v]:
+                if mate[w] == -1:
+                    mate[v], mate[w] = w, v
+                    break
+    parent = [-1] * n
+    dead = [False] * n
+    for root in range(n):
+        if mate[root] != -1 or dead[root]:
+            continue
+        reached = [root]
+        queue = deque([root])
+        found = False
+        while queue and not found:
+            v = queue.popleft()
+            for to in adj[v]:
+                if dead[to] or parent[to] != -1 or mate[v] == to or to == root:
+                    continue
+                parent[to] = v
+                reached.append(to)
+                if mate[to] == -1:
+                    while to != -1:  # flip the path root ... v - to
+                        pv = parent[to]
+                        nxt = mate[pv]
+                        mate[to], mate[pv] = pv, to
+                        to = nxt
+                    found = True
+                    break
+                reached.append(mate[to])
+                queue.append(mate[to])
+        for v in reached:
+            parent[v] = -1
+            if not found:
+                dead[v] = True
+    return mate
+
+
 def max_matching_covering(adj: Sequence[Sequence[int]], first: Sequence[int]) -> list[int]:
     """A maximum matching that covers as many of the vertices `first` as any matching
     can, each earlier one before later ones; no two of `first` may be adjacent.

@@ -24,7 +24,7 @@ from itertools import repeat
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from cpsat_pairing.solver.terms import Term
-from cpsat_pairing.solver.matching import max_matching
+from cpsat_pairing.solver.matching import max_bipartite_matching
 
 if TYPE_CHECKING:
     from cpsat_pairing.solver.view import BracketView
@@ -149,11 +149,11 @@ def _rematched(
     movable players (vertices 0..n-1; `var(a, b)`: the pair variable's index) made, or
     None if there is none.  The matching uses the edges `first` as far as it can, then completes
     with `last`: augmenting paths keep everyone matched so far matched."""
-    mate = max_matching(first)
+    mate = max_bipartite_matching(first)
     if -1 in mate:
         for a, edges in enumerate(last):
             first[a] += edges
-        mate = max_matching(first, mate)
+        mate = max_bipartite_matching(first, mate)
         if -1 in mate:
             return None
     out = dict(values)
