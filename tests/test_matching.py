@@ -125,15 +125,13 @@ def test_covering_matching_takes_the_first_vertices_greedily(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", range(300))
 def test_the_bipartite_matching_is_the_general_one(seed: int) -> None:
-    """On a bipartite graph (sides numbered in any order), from nothing or from a warm
-    start, `max_bipartite_matching` returns the very matching `max_matching` does: the
-    repair proposals built on it stay the same."""
+    """On a bipartite graph, from nothing or from a warm start, `max_bipartite_matching`
+    returns the very matching `max_matching` does: the split witness built on it stays
+    the same."""
     r = random.Random(seed)
     a, b = r.randint(1, 40), r.randint(1, 40)
-    order = list(range(a + b))
-    r.shuffle(order)
-    left, right = order[:a], order[a:]
-    adj: list[list[int]] = [[] for _ in order]
+    left, right = range(a), range(a, a + b)
+    adj: list[list[int]] = [[] for _ in range(a + b)]
     density = r.random() * 0.3
     for u in left:
         for v in right:
@@ -150,5 +148,14 @@ def test_the_bipartite_matching_is_the_general_one(seed: int) -> None:
             if v is not None and r.random() < 0.5:
                 warm[u], warm[v] = v, u
     general = max_matching(adj, None if warm is None else list(warm))
-    assert max_bipartite_matching(adj, None if warm is None else list(warm)) == general
+    assert max_bipartite_matching(adj, None if warm is None else list(warm), left=a) == general
     assert all(general[general[v]] == v for v in range(len(adj)) if general[v] != -1)
+
+
+def test_the_bipartite_matching_refuses_an_edge_within_a_side() -> None:
+    """Vertices 0 and 1 on one side, 2 on the other, and an edge 0-1 within the first:
+    the greedy start pairs 0-1, the search from 2 reaches 1 through 0 and meets the
+    edge back to 0 -- it says so instead of searching on without blossoms."""
+    with pytest.raises(ValueError, match="not bipartite"):
+        max_bipartite_matching([[1, 2], [0], [0]], left=2)
+    assert max_bipartite_matching([[2], [2], [0, 1]], left=2) == [2, -1, 0]

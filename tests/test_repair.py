@@ -74,3 +74,35 @@ def test_split_witness_answers_no_exchange_and_changes_no_pairing(random_round: 
     broken = pair(t)
     assert STATS["witnessed"] == before
     assert (broken.as_pairs(), broken.bye) == (searched.as_pairs(), searched.bye)
+
+
+def test_every_proposal_pairs_each_player_once(random_round: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The residents' re-pairing matches a general graph (odd cycles and all), the split
+    witness a bipartite one: in each proposal, kept or not, every player has one pair at
+    most, and the players paired are those the incumbent pairs."""
+    t = read_trf(random_round)
+    seen: list[tuple[object, dict[int, int], dict[int, int]]] = []
+
+    def spy(bm, chunk):
+        incumbent = dict(bm.solver.values)
+        proposal = repair(bm, chunk)
+        if proposal is not None:
+            seen.append((bm, incumbent, proposal))
+        return proposal
+
+    def witness_spy(bm, s1, s2):
+        incumbent = dict(bm.solver.values)
+        proposal = real_witness(bm, s1, s2)
+        if proposal is not None:
+            seen.append((bm, incumbent, proposal))
+        return proposal
+
+    real_witness = order.split_witness
+    monkeypatch.setattr(order, "split_witness", witness_spy)
+    _pairing(t, monkeypatch, spy)
+    assert len(seen) >= 2
+    for bm, incumbent, proposal in seen:
+        for p in bm.players:
+            before = sum(incumbent.get(i, 0) for _, i in bm.adj_index[p])
+            after = sum(proposal.get(i, 0) for _, i in bm.adj_index[p])
+            assert after <= 1 and after == before, p

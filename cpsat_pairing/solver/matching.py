@@ -94,8 +94,10 @@ def _augment_from(adj: Sequence[Sequence[int]], mate: list[int], root: int) -> b
     return False
 
 
-def max_bipartite_matching(adj: Sequence[Sequence[int]], mate: list[int] | None = None) -> list[int]:
-    """`max_matching` for a bipartite graph (no odd cycle), with the same answer.
+def max_bipartite_matching(adj: Sequence[Sequence[int]], mate: list[int] | None = None, *, left: int) -> list[int]:
+    """`max_matching` for a bipartite graph, vertices 0..left-1 on one side and the rest
+    on the other, with the same answer; an edge within a side the search meets raises
+    ValueError (without blossoms the search would be wrong there, or not end).
 
     Without odd cycles there is no blossom, and a search that finds no augmenting path
     leaves behind a Hungarian tree whose vertices lie on no augmenting path, now or after
@@ -121,8 +123,11 @@ def max_bipartite_matching(adj: Sequence[Sequence[int]], mate: list[int] | None 
         found = False
         while queue and not found:
             v = queue.popleft()
+            side = v < left
             for to in adj[v]:
-                if dead[to] or parent[to] != -1 or mate[v] == to or to == root:
+                if (to < left) == side:
+                    raise ValueError(f"not bipartite: edge {v}-{to} within a side")
+                if dead[to] or parent[to] != -1 or mate[v] == to:
                     continue
                 parent[to] = v
                 reached.append(to)
