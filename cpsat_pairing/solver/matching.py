@@ -11,12 +11,19 @@ from collections import deque
 from typing import Callable, Sequence
 
 
-def max_matching(adj: Sequence[Sequence[int]], mate: list[int] | None = None) -> list[int]:
+def max_matching(adj: Sequence[Sequence[int]], mate: list[int] | None = None, prune: bool = True) -> list[int]:
     """Return `mate` (mate[v] = partner or -1) of a maximum matching of the graph.
 
     `adj[v]` lists the neighbours of vertex v (0..n-1).  `mate`, if given, is a valid
     matching to start from (it is improved in place and returned); free vertices are
     first matched greedily.
+
+    A search from a free vertex that finds no augmenting path leaves a Hungarian tree
+    whose vertices lie on no augmenting path, then or after later augmentations (which
+    never touch them); with `prune` later searches skip them instead of exploring them
+    again, so a graph where most searches fail costs about one pass, not one per free
+    vertex.  The searches otherwise run in the same order: the same matching either way
+    (`prune=False` is the reference the tests compare with).
     """
     n = len(adj)
     if mate is None:
@@ -27,20 +34,23 @@ def max_matching(adj: Sequence[Sequence[int]], mate: list[int] | None = None) ->
                 if mate[w] == -1:
                     mate[v], mate[w] = w, v
                     break
+    dead = [False] * n
     for root in range(n):
-        if mate[root] == -1:
-            _augment_from(adj, mate, root)
+        if mate[root] == -1 and not dead[root]:
+            _augment_from(adj, mate, root, dead if prune else None)
     return mate
 
 
-def _augment_from(adj: Sequence[Sequence[int]], mate: list[int], root: int) -> bool:
-    """Search an augmenting path from the free vertex `root` and flip it if found."""
+def _augment_from(adj: Sequence[Sequence[int]], mate: list[int], root: int, dead: list[bool] | None = None) -> bool:
+    """Search an augmenting path from the free vertex `root` and flip it if found; if
+    there is none, mark the search's Hungarian tree in `dead` (whose vertices it skips)."""
     n = len(adj)
     parent = [-1] * n
     base = list(range(n))
     used = [False] * n
     used[root] = True
     queue = deque([root])
+    skip = dead if dead is not None else [False] * n
 
     def lca(a: int, b: int) -> int:
         seen = [False] * n
@@ -66,7 +76,7 @@ def _augment_from(adj: Sequence[Sequence[int]], mate: list[int], root: int) -> b
     while queue:
         v = queue.popleft()
         for to in adj[v]:
-            if base[v] == base[to] or mate[v] == to:
+            if skip[to] or base[v] == base[to] or mate[v] == to:
                 continue
             if to == root or (mate[to] != -1 and parent[mate[to]] != -1):
                 cur = lca(v, to)
@@ -91,61 +101,11 @@ def _augment_from(adj: Sequence[Sequence[int]], mate: list[int], root: int) -> b
                     return True
                 used[mate[to]] = True
                 queue.append(mate[to])
+    if dead is not None:
+        for i in range(n):
+            if used[i] or parent[i] != -1:
+                dead[i] = True
     return False
-
-
-def max_bipartite_matching(adj: Sequence[Sequence[int]], mate: list[int] | None = None, *, left: int) -> list[int]:
-    """`max_matching` for a bipartite graph, vertices 0..left-1 on one side and the rest
-    on the other, with the same answer; an edge within a side the search meets raises
-    ValueError (without blossoms the search would be wrong there, or not end).
-
-    Without odd cycles there is no blossom, and a search that finds no augmenting path
-    leaves behind a Hungarian tree whose vertices lie on no augmenting path, now or after
-    later augmentations (which never touch them): later searches skip them instead of
-    exploring them again.  A search that fails from every free vertex of a big graph
-    then costs one pass over it, not one per free vertex."""
-    n = len(adj)
-    if mate is None:
-        mate = [-1] * n
-    for v in range(n):  # the same greedy start as max_matching
-        if mate[v] == -1:
-            for w in adj[v]:
-                if mate[w] == -1:
-                    mate[v], mate[w] = w, v
-                    break
-    parent = [-1] * n
-    dead = [False] * n
-    for root in range(n):
-        if mate[root] != -1 or dead[root]:
-            continue
-        reached = [root]
-        queue = deque([root])
-        found = False
-        while queue and not found:
-            v = queue.popleft()
-            side = v < left
-            for to in adj[v]:
-                if (to < left) == side:
-                    raise ValueError(f"not bipartite: edge {v}-{to} within a side")
-                if dead[to] or parent[to] != -1 or mate[v] == to:
-                    continue
-                parent[to] = v
-                reached.append(to)
-                if mate[to] == -1:
-                    while to != -1:  # flip the path root ... v - to
-                        pv = parent[to]
-                        nxt = mate[pv]
-                        mate[to], mate[pv] = pv, to
-                        to = nxt
-                    found = True
-                    break
-                reached.append(mate[to])
-                queue.append(mate[to])
-        for v in reached:
-            parent[v] = -1
-            if not found:
-                dead[v] = True
-    return mate
 
 
 def max_matching_covering(adj: Sequence[Sequence[int]], first: Sequence[int]) -> list[int]:

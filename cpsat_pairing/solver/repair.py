@@ -20,12 +20,11 @@ kept, and searches as without it if it fails.
 from __future__ import annotations
 
 import operator
-from functools import partial
 from itertools import repeat
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from cpsat_pairing.solver.terms import Term
-from cpsat_pairing.solver.matching import max_bipartite_matching, max_matching
+from cpsat_pairing.solver.matching import max_matching
 
 if TYPE_CHECKING:
     from cpsat_pairing.solver.view import BracketView
@@ -70,7 +69,7 @@ def repair(bm: BracketView, chunk: Sequence[tuple[Term, int]]) -> dict[int, int]
             if b is None or i in weighed or i in closed:
                 continue  # (both residents: the pair is inside the bracket)
             (free if cost.get(i, 0) <= 0 else costly)[a].append(b)
-    return _rematched(values, old, _pair_index(bm, movable), free, costly, max_matching)
+    return _rematched(values, old, _pair_index(bm, movable), free, costly)
 
 
 def _pair_index(bm: BracketView, movable: Sequence[int]) -> Callable[[int, int], int]:
@@ -132,8 +131,7 @@ def split_witness(bm: BracketView, s1: Sequence[int], s2: Sequence[int]) -> dict
             edges = dear if i in weighed else cheap
             edges[a].append(b)
             edges[b].append(a)
-    # S1 players against S2 players: a bipartite graph.
-    out = _rematched(values, old, _pair_index(bm, movable), cheap, dear, partial(max_bipartite_matching, left=first))
+    out = _rematched(values, old, _pair_index(bm, movable), cheap, dear)
     if out is None:
         return None
     get = out.get
@@ -145,18 +143,17 @@ def split_witness(bm: BracketView, s1: Sequence[int], s2: Sequence[int]) -> dict
 
 def _rematched(
     values: dict[int, int], old: list[int], var: Callable[[int, int], int], first: list[list[int]],
-    last: list[list[int]], matching: Callable[[list[list[int]], list[int] | None], list[int]],
+    last: list[list[int]],
 ) -> dict[int, int] | None:
     """`values` with the pairs `old` unmade and those of a perfect matching of the
     movable players (vertices 0..n-1; `var(a, b)`: the pair variable's index) made, or
-    None if there is none.  The matching (`max_matching`, or `max_bipartite_matching`
-    when the graph is bipartite) uses the edges `first` as far as it can, then completes
+    None if there is none.  The matching uses the edges `first` as far as it can, then completes
     with `last`: augmenting paths keep everyone matched so far matched."""
-    mate = matching(first, None)
+    mate = max_matching(first)
     if -1 in mate:
         for a, edges in enumerate(last):
             first[a] += edges
-        mate = matching(first, mate)
+        mate = max_matching(first, mate)
         if -1 in mate:
             return None
     out = dict(values)
