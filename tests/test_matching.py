@@ -122,15 +122,9 @@ def test_skipping_failed_searches_trees_gives_the_same_matching(seed: int) -> No
     """Hungarian trees skipped or searched again, from nothing or from a warm start, on
     sparse and dense graphs with odd cycles: the very same matching, so everything built
     on it (repair proposals, witnesses) stays the same."""
-    r = random.Random(seed)
-    n = r.randint(2, 60)
-    density = r.random() * (0.5 if seed % 3 == 0 else 0.12)
-    adj: list[list[int]] = [[] for _ in range(n)]
-    for u in range(n):
-        for v in range(u + 1, n):
-            if r.random() < density:
-                adj[u].append(v)
-                adj[v].append(u)
+    adj = _graph(seed)
+    n = len(adj)
+    r = random.Random(seed + 2000)
     for row in adj:
         r.shuffle(row)
     warm = None
