@@ -69,17 +69,21 @@ class PandasFreeLoader:
             self.usual.exec_module(module)
         except Exception:  # noqa: BLE001 -- whatever the placeholder broke
             # More of pandas than those names was needed: run the body again, as usual.
-            if isinstance(sys.modules.get("pandas"), Placeholder):
-                del sys.modules["pandas"]
+            _drop_placeholder()
             self.usual.exec_module(module)
-        if isinstance(sys.modules.get("pandas"), Placeholder):
-            del sys.modules["pandas"]
+        _drop_placeholder()
         # The body, and whatever it imported, binds the real pandas from now on.
         for name in {module.__name__, *(set(sys.modules) - before)}:
             loaded = sys.modules.get(name)
             for attr, value in list(vars(loaded).items()) if loaded is not None else ():
                 if isinstance(value, Placeholder):
                     setattr(loaded, attr, OnFirstUse("pandas"))
+
+
+def _drop_placeholder() -> None:
+    """Take the placeholder out of `sys.modules`: the next `import pandas` is the real one."""
+    if isinstance(sys.modules.get("pandas"), Placeholder):
+        del sys.modules["pandas"]
 
 
 class PandasFreeFinder:
