@@ -163,3 +163,41 @@ def test_a_tier_at_its_least_value_is_fixed_by_domains() -> None:
     assert solver2.minimize([above, one_hot]) == [1, 5]
     assert len(m2.proto.constraints) == before + 2
     assert not solver2.domains.fixed
+
+
+def test_a_tier_that_is_the_same_sum_as_a_fixed_one_costs_no_solve_and_no_constraint() -> None:
+    """[C13] is [C12]'s sum when every unmet preference is strong: its value is the one
+    fixed, in every solution.  The tiers after it are solved as before."""
+    def tiers(seed: int, copy: bool) -> tuple[list[int], LexSolver, int]:
+        model, s1, x = _matching_model(seed)
+        solver = _solve_all(model, x)
+        assert solver is not None
+        rng = random.Random(seed)
+        weighted = [(rng.randint(1, 3), v) for v in x.values() if rng.random() < 0.5]
+        first = Term("colour", "unmet", [c for c, _ in weighted], [v for _, v in weighted])
+        again = Term("colour", "unmet strong", list(first.coefs), list(first.vars))
+        partners = [Term("transposition", f"partner of {i}", [j + 1 for (a, j) in x if a == i],
+                         [v for (a, _), v in x.items() if a == i], one_hot=True) for i in s1]
+        before = solver.solves
+        values = solver.minimize([first, *([again] if copy else []), *partners])
+        constraints = len(model.proto.constraints)
+        return values, solver, solver.solves - before + constraints
+
+    for seed in FEASIBLE_SEEDS[:10]:
+        with_copy, solver, cost = tiers(seed, copy=True)
+        alone, _, cost_alone = tiers(seed, copy=False)
+        assert with_copy == [alone[0], alone[0], *alone[1:]]
+        assert [t.name for t in solver.trace][:2] == ["colour unmet", "colour unmet strong"]
+        assert solver.trace[1].value == solver.trace[0].value
+        assert cost == cost_alone  # no solve and no constraint for the copy
+
+
+def test_a_tier_fixed_again_at_another_value_of_the_same_sum_is_infeasible() -> None:
+    model, _, x = _matching_model(FEASIBLE_SEEDS[0])
+    solver = _solve_all(model, x)
+    assert solver is not None
+    term = Term("colour", "unmet", [1] * len(x), list(x.values()))
+    value = solver.value(term)
+    solver.fix(term, value)
+    with pytest.raises(InfeasibleError):
+        solver.fix(Term("colour", "unmet strong", list(term.coefs), list(term.vars)), value + 1)

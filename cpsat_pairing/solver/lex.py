@@ -73,6 +73,10 @@ class LexSolver:
         self.bound: Bound | None = None
         self.repair: Repair | None = None
         self.fixed: list[tuple[Term, int]] = []  # the tiers fixed so far, with their values
+        # The fixed tiers by their sum (variables and coefficients): a later tier that is
+        # the same sum (e.g. 2026 [C13] where every unmet preference is strong, [C12]'s
+        # sum) has that value in every solution, and its constraint would be a copy.
+        self._sums: dict[tuple[int, int, int], list[tuple[Term, int]]] = {}
         # Variables some fixed tier weighs (but a `per_player` one): the repair keeps them.
         self.weighed: set[int] = set()
         self.domains = Domains(model)
@@ -424,6 +428,12 @@ class LexSolver:
             if term.active is not None and not term.active(self):
                 i += 1
                 continue
+            known = self.fixed_value(term)
+            if known is not None:
+                self.trace.append(term.tier(known))
+                out.append(known)
+                i += 1
+                continue
             lo, hi = term.bounds()
             value = self.value(term)
             at_least = term.least is not None and value == term.least(self)
@@ -434,11 +444,15 @@ class LexSolver:
                 out.append(value)
                 i += 1
                 continue
-            # Pack this term with the following ones while the weights fit.
+            # Pack this term with the following ones while the weights fit; a term that
+            # is the same sum as one packed already is decided with it, without a weight.
             chunk = [term]
             j = i + 1
-            while j < len(terms) and terms[j].active is None and fits(chunk + [terms[j]], max_weight):
-                chunk.append(terms[j])
+            while j < len(terms) and terms[j].active is None:
+                if not any(_same_sum(terms[j], t) for t in chunk):
+                    if not fits(chunk + [terms[j]], max_weight):
+                        break
+                    chunk.append(terms[j])
                 j += 1
             weighted = list(zip(chunk, weights(chunk)))
             indices: list[int] = []
@@ -450,7 +464,7 @@ class LexSolver:
                 self.on_tier(term.name)
             self.solve((indices, coefs), weighted)
             solves += 1
-            for t in chunk:
+            for t in terms[i:j]:
                 val = self.value(t)
                 self._fix(t, val)
                 out.append(val)
@@ -462,8 +476,24 @@ class LexSolver:
         """Fix a tier at a value known from elsewhere (e.g. the same tier of another model)."""
         self._fix(term, val)
 
+    def fixed_value(self, term: Term) -> int | None:
+        """The value of a fixed tier that is the same sum as `term`, or None."""
+        if not term.vars:
+            return None
+        for other, val in self._sums.get(_sum_key(term), ()):
+            if _same_sum(other, term):
+                return val
+        return None
+
     def _fix(self, term: Term, val: int) -> None:
+        known = self.fixed_value(term)
+        if known is not None:
+            if known != val:
+                raise InfeasibleError(f"{term.name} fixed at {val}, the same sum as a tier fixed at {known}")
+            self.trace.append(term.tier(val))
+            return
         if term.vars:
+            self._sums.setdefault(_sum_key(term), []).append((term, val))
             forced = _forced(term, val)
             if forced is not None:
                 # The domains say it all, and CP-SAT drops fixed variables as it loads the
@@ -476,6 +506,15 @@ class LexSolver:
             if not term.per_player:
                 self.weighed.update(i for c, i in zip(term.coefs, term.indices) if c)
         self.trace.append(term.tier(val))
+
+
+def _sum_key(term: Term) -> tuple[int, int, int]:
+    return len(term.indices), hash(tuple(term.indices)), hash(tuple(term.coefs))
+
+
+def _same_sum(a: Term, b: Term) -> bool:
+    """The same variables with the same coefficients, in the same order."""
+    return len(a.indices) == len(b.indices) and a.indices == b.indices and a.coefs == b.coefs
 
 
 def _forced(term: Term, val: int) -> list[tuple[int, int]] | None:
