@@ -104,19 +104,16 @@ class AggregateBracketModel(BracketModel):
     def counters(self) -> list[cp_model.IntVar]:
         return list(self.nn_pairs)
 
-    def _leaving(self, p: int, g: frozenset[int]) -> list[cp_model.IntVar]:
+    def _leaving(self, members: list[int], g: frozenset[int]) -> list[int]:
         """As in the pair model, plus the next-scoregroup counts that leave g."""
-        out = [v for q, v in self.adj[p] if q not in g]
-        ns = self.next_group
-        if p in self.dn and not all(n in g for n in ns):
-            out.append(self.dn[p])
-        if p in self.up and not self.in_bracket <= g:
-            out.append(self.up[p])
-        if p in self.w and not all(n in g for n in ns):
-            out.append(self.w[p])
-        for d in (self.exit, self.u):
-            if p in d:
-                out.append(d[p])
+        adj = self.adj_index
+        out = [i for p in members for q, i in adj[p] if q not in g]
+        whole_next = all(n in g for n in self.next_group)
+        families = [] if whole_next else [self.dn, self.w]
+        if not self.in_bracket <= g:
+            families.append(self.up)
+        for d in (*families, self.exit, self.u):
+            out += [d[p].index for p in members if p in d]
         return out
 
     def next_bracket_pairs(self) -> dict[Fraction, list[cp_model.IntVar]]:

@@ -25,7 +25,7 @@ from cpsat_pairing.solver.bounds import CountBound
 from cpsat_pairing.solver.lex import LexSolver
 from cpsat_pairing.solver.repair import repair
 from cpsat_pairing.solver.settings import DEFAULT_SETTINGS, SolverSettings
-from cpsat_pairing.solver.terms import add_linear
+from cpsat_pairing.solver.terms import add_linear, add_sum
 
 T = TypeVar("T")  # what travels with each pair through `_inside`
 
@@ -186,14 +186,20 @@ class BracketModel(PairIndices):
         otherwise); they cut off no integer solution.
         """
         for members, key in odd_sets(self.players, self.score, self.bracket, len(self.remaining)):
-            self.model.add(sum(v for p in members for v in self._leaving(p, key)) >= 1)
+            leaving = self._leaving(members, key)
+            if leaving:
+                # By index and sorted, as the modelling layer writes `sum(...) >= 1`.
+                add_sum(self.model, sorted(leaving), 1)
+            else:
+                self.model.add(False)  # no way out of an odd set: no pairing at all
 
-    def _leaving(self, p: int, g: frozenset[int]) -> list[cp_model.IntVar]:
-        """Variables that pair p with someone outside the set g (or leave p unpaired)."""
-        out = [v for q, v in self.adj[p] if q not in g]
+    def _leaving(self, members: list[int], g: frozenset[int]) -> list[int]:
+        """Indices of the variables that pair a member of the set g with someone
+        outside it (or leave him unpaired)."""
+        adj = self.adj_index
+        out = [i for p in members for q, i in adj[p] if q not in g]
         for d in (self.exit, self.u):
-            if p in d:
-                out.append(d[p])
+            out += [d[p].index for p in members if p in d]
         return out
 
     def complete(self) -> list[Pair] | None:
@@ -374,10 +380,6 @@ class BracketModel(PairIndices):
                 m.add(self.x[(p, q) if (p, q) in self.x else (q, p)] == 1)
             else:
                 m.add(self.exit[p] == 1)
-
-    def chosen_pairs(self) -> list[Pair]:
-        values = self.solver.values
-        return [k for k, i in self.pair_indices() if values.get(i)]
 
     def bracket_result(self) -> tuple[list[Pair], list[int]]:
         """Pairs made inside the bracket, and the downfloaters (ranking order)."""

@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from functools import cached_property
-from itertools import chain, islice, repeat
+from itertools import chain, compress, islice, repeat
 from typing import Protocol
 
 import numpy as np
 from ortools.sat.python import cp_model
 
+from cpsat_pairing.solver.lex import LexSolver
 from cpsat_pairing.solver.terms import Term, TierKind, make_term, new_booleans
 from cpsat_pairing.solver.view import BracketView
 
@@ -29,6 +30,7 @@ class PairIndices:
 
     adj: dict[int, list[tuple[int, cp_model.IntVar]]]
     x: dict[Pair, cp_model.IntVar]
+    solver: LexSolver
     first_pair_index: int  # `make_pairs`: x's variables are consecutive from it, in x's order
 
     @cached_property
@@ -38,6 +40,13 @@ class PairIndices:
     def pair_indices(self) -> Iterable[tuple[Pair, int]]:
         """Each pair with its variable's index, counted from the first, not read back."""
         return zip(self.x, range(self.first_pair_index, self.first_pair_index + len(self.x)))
+
+    def chosen_pairs(self) -> list[Pair]:
+        """The incumbent's pairs, in x's order (read by the iterators' C loop: a big
+        bracket has hundreds of thousands of pairs, and the generation order asks
+        this again and again)."""
+        first = self.first_pair_index
+        return list(compress(self.x, map(self.solver.values.get, range(first, first + len(self.x)))))
 
     @staticmethod
     def term(

@@ -80,6 +80,9 @@ class CountBound:
         self.var = {g: self.model.new_int_var(0, n, "") for g, n in self.members.items()}
         self._add_structure()
         self.fixed = 0  # how many of the bracket model's fixed tiers the model holds
+        # Each term's aggregate, by identity (the term kept with it): a tier is
+        # aggregated as the objective, then again as a fixed tier.
+        self._aggregates: dict[int, tuple[Term, dict[Group, int] | None]] = {}
 
     def _add_structure(self) -> None:
         """Each player paired exactly once, and inside the bracket or a downfloater, both
@@ -112,6 +115,12 @@ class CountBound:
 
     def _aggregate(self, term: Term) -> dict[Group, int] | None:
         """The term as (group -> coefficient), or None if it does not respect the groups."""
+        known = self._aggregates.get(id(term))
+        if known is None or known[0] is not term:
+            known = self._aggregates[id(term)] = term, self._aggregated(term)
+        return known[1]
+
+    def _aggregated(self, term: Term) -> dict[Group, int] | None:
         coef: dict[Group, int] = {}
         count: dict[Group, int] = {}
         for c, i in zip(term.coefs, term.indices):

@@ -80,6 +80,10 @@ class Term:
     # among themselves keeps the term's value: the repair (repair.py) may move such pairs.
     per_player: bool = False
     _indices: list[int] | None = field(default=None, repr=False, compare=False)
+    # Read on every tier that packs or weighs the term (a big bracket's [C12] has
+    # 400,000 coefficients); a term's coefficients do not change once it is made.
+    _bounds: tuple[int, int] | None = field(default=None, repr=False, compare=False)
+    _magnitude: int | None = field(default=None, repr=False, compare=False)
 
     @property
     def name(self) -> str:
@@ -101,11 +105,23 @@ class Term:
         return self._indices
 
     def bounds(self) -> tuple[int, int]:
-        if self.one_hot and self.coefs:
-            return min(self.coefs), max(self.coefs)
-        lo = sum(c for c in self.coefs if c < 0)
-        hi = sum(c for c in self.coefs if c > 0)
-        return lo, hi
+        if self._bounds is None:
+            if self.one_hot and self.coefs:
+                self._bounds = min(self.coefs), max(self.coefs)
+            else:
+                self._bounds = sum(c for c in self.coefs if c < 0), sum(c for c in self.coefs if c > 0)
+        return self._bounds
+
+    def magnitude(self) -> int:
+        """The largest absolute value the term's sum can reach as CP-SAT bounds it: from
+        every coefficient, not from the one-hot structure (a one-hot term's largest
+        coefficient)."""
+        if self._magnitude is None:
+            if self.one_hot and self.coefs:
+                self._magnitude = max(abs(c) for c in self.coefs)
+            else:
+                self._magnitude = sum(abs(c) for c in self.coefs)
+        return self._magnitude
 
     def expr(self) -> cp_model.LinearExprT:
         return cp_model.LinearExpr.weighted_sum(self.vars, self.coefs)
@@ -139,13 +155,7 @@ def weights(chunk: Sequence[Term]) -> list[int]:
 def fits(chunk: Sequence[Term], max_weight: int) -> bool:
     """The packed objective stays within `max_weight`, even as CP-SAT bounds it (from
     every coefficient, not from the one-hot structure)."""
-    total = 0
-    for t, w in zip(chunk, weights(chunk)):
-        if t.one_hot and t.coefs:
-            total += w * max(abs(c) for c in t.coefs)  # exactly one of its Booleans is true
-        else:
-            total += w * sum(abs(c) for c in t.coefs)
-    return total <= max_weight
+    return sum(w * t.magnitude() for t, w in zip(chunk, weights(chunk))) <= max_weight
 
 
 def set_objective(model: cp_model.CpModel, indices: list[int], coefs: list[int]) -> None:

@@ -292,10 +292,6 @@ class BracketModel2017(PairIndices):
                         key = (p, q) if (p, q) in self.x else (q, p)
                         m.add(self.x[key] == 1)
 
-    def chosen_pairs(self) -> list[Pair]:
-        values = self.solver.values
-        return [k for k, i in self.pair_indices() if values.get(i)]
-
     def bracket_result(self) -> tuple[list[Pair], list[int]]:
         """Pairs made inside the bracket, and the downfloaters (ranking order)."""
         values, inside = self.solver.values, self.in_bracket
