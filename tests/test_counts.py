@@ -22,6 +22,7 @@ from cpsat_pairing.domain.state import PlayerState
 from cpsat_pairing.domain.tournament import Colour
 from cpsat_pairing.dutch import order
 from cpsat_pairing.solver import search
+from cpsat_pairing.solver.search import propagation_budget
 from cpsat_pairing.solver.counts import add_class_counts
 from cpsat_pairing.solver.terms import make_term
 from cpsat_pairing.testing.large import make_large
@@ -98,12 +99,24 @@ def test_the_completion_tried_in_another_order_changes_no_pairing(random_round: 
 
 
 def test_the_propagation_budget_scaled_to_the_model_changes_no_pairing(random_round: Path) -> None:
-    """A small model gets a smaller propagation budget (settings.propagation_full_size):
-    the same pairing as with the full budget for every model."""
+    """A small model gets a smaller propagation budget (settings.propagation_full_size,
+    propagation_per_variable): the same pairing as with the full budget for every model."""
     t = read_trf(random_round)
     scaled = pair(t)
-    full = pair(t, settings=SolverSettings(propagation_full_size=1))
+    full = pair(t, settings=SolverSettings(propagation_full_size=1, propagation_per_variable=1.0))
     assert scaled.as_pairs() == full.as_pairs() and scaled.bye == full.bye
+    assert [b.tiers for b in scaled.brackets] == [b.tiers for b in full.brackets]
+
+
+def test_the_propagation_budget_grows_with_the_model_between_its_floor_and_its_cap() -> None:
+    settings = SolverSettings()
+    small, middle, big = (propagation_budget(settings, n) for n in (100, 10_000, 1_000_000))
+    assert small == pytest.approx(settings.propagation_budget * 100 / settings.propagation_full_size)  # as before
+    assert middle == settings.propagation_floor
+    assert big == settings.propagation_budget
+    sizes = range(0, 500_000, 997)
+    budgets = [propagation_budget(settings, n) for n in sizes]
+    assert budgets == sorted(budgets)
 
 
 def _player(pid: int, last: Colour) -> PlayerState:

@@ -16,6 +16,7 @@ from ortools.sat.python import cp_model
 from cpsat_pairing.errors import SolveLimitError
 from cpsat_pairing.solver.cpsat import Status, has_solution, solution
 from cpsat_pairing.solver.lex import LexSolver
+from cpsat_pairing.solver.settings import SolverSettings
 
 
 def first_in_order(
@@ -27,10 +28,9 @@ def first_in_order(
     used up `budget` (deterministic time).  `ahead`: Booleans that the completion after
     the decisions tries first, in this order (where they are true in the incumbent).
 
-    Propagation alone (no LP) runs first, within `propagation_budget` (less for a small
-    model, `propagation_full_size`): with the class
-    counts (counts.py) it refutes the candidates of a big bracket by itself, and the
-    LP's re-solve at every decision would be most of the search.  Where it does not,
+    Propagation alone (no LP) runs first, within `propagation_budget` below: with the
+    class counts (counts.py) it refutes the candidates of a big bracket by itself, and
+    the LP's re-solve at every decision would be most of the search.  Where it does not,
     the search soon thrashes and stops at that budget; the search with the LP then
     decides.  Both are complete searches in the same order: the same first solution."""
     model = lex.model
@@ -54,10 +54,7 @@ def first_in_order(
     strategy.variables.extend([*decided, *completion])  # by index
     strategy.variable_selection_strategy = cp_model.CHOOSE_FIRST
     strategy.domain_reduction_strategy = cp_model.SELECT_MAX_VALUE
-    settings = lex.settings
-    size = len(model.proto.variables)
-    solver, status = _fixed_search(lex, settings.propagation_budget * min(1.0, size / settings.propagation_full_size),
-                                   lp=False)
+    solver, status = _fixed_search(lex, propagation_budget(lex.settings, len(model.proto.variables)), lp=False)
     if not has_solution(status) and status != cp_model.INFEASIBLE:
         solver, status = _fixed_search(lex, budget, lp=True)
     model.proto.search_strategy.clear()
@@ -69,6 +66,14 @@ def first_in_order(
         raise SolveLimitError(f"feasibility not decided (status {solver.status_name(status)})")
     lex.set_incumbent(solution(solver))
     return True
+
+
+def propagation_budget(settings: SolverSettings, size: int) -> float:
+    """The fixed search's budget on propagation alone for a model of `size` variables
+    (SolverSettings: `propagation_budget`, scaled down below `propagation_full_size`,
+    and between `propagation_floor` and `propagation_per_variable` per variable)."""
+    scaled = settings.propagation_budget * min(1.0, size / settings.propagation_full_size)
+    return min(scaled, max(settings.propagation_floor, settings.propagation_per_variable * size))
 
 
 def _fixed_search(lex: LexSolver, budget: float | None, lp: bool) -> tuple[cp_model.CpSolver, Status]:

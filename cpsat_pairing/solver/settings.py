@@ -41,9 +41,15 @@ class SolverSettings:
     propagation_budget: float = 0.5
     # A model with fewer variables gets a proportionally smaller propagation budget: the
     # LP search settles a small model in a few milliseconds where propagation alone can
-    # thrash until its budget (a search that would succeed takes a few work units per
-    # thousand variables).
+    # thrash until its budget.
     propagation_full_size: int = 5000
+    # And no more than `propagation_per_variable` units per variable, but at least
+    # `propagation_floor`: a search that succeeds on propagation alone needs a fraction of
+    # that (at most 0.3 millionths of a unit per variable, over the 2013, 2017 and 2026
+    # corpora and the random 5,000-player round, from 2,000 variables up), and one that
+    # thrashes uses up its whole budget before the LP search decides.
+    propagation_per_variable: float = 2e-6
+    propagation_floor: float = 0.03
     fixed_search_budget: float = 20.0
     # The bracket models tried, most relaxed first (dutch/e2026/procedure.py); the last
     # must be "exact".
