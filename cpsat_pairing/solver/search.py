@@ -82,6 +82,11 @@ def _fixed_search(lex: LexSolver, budget: float | None, lp: bool) -> tuple[cp_mo
     solver.parameters.search_branching = cp_model.FIXED_SEARCH
     if not lp:
         solver.parameters.linearization_level = 0
+    else:
+        # Every linear constraint in the LP from the start: the search re-solves it at
+        # each of its few decisions, and adding the violated rows lazily costs more
+        # rounds of it (a 137-player 2017 bracket's MDP partner: 0.29 -> 0.21 units).
+        solver.parameters.add_lp_constraints_lazily = False
     # No presolve: it may drop solutions dominated by others (possibly the first) and
     # rewrite the decision literals; either loses the order.
     solver.parameters.cp_model_presolve = False
