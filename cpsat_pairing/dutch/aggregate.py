@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import filterfalse
 from typing import Iterable
 
 from ortools.sat.python import cp_model
@@ -140,11 +141,10 @@ class AggregateBracketModel(BracketModel):
             far = self.compatible.excluded(p)
             # A set, built in the group's order: its order is the row's, which decides
             # the matching found and so the witness the next bracket starts from.
-            for n in frozenset(n for n in group_set if n not in far):
-                j = index[n]
-                if j > i:
-                    adj[i].append(j)
-                    adj[j].append(i)
+            later = [j for j in map(index.__getitem__, frozenset(filterfalse(far.__contains__, group_set))) if j > i]
+            adj[i] += later
+            for j in later:
+                adj[j].append(i)
         ok, mate = is_perfect(adj)
         if not ok:
             return None
