@@ -107,13 +107,11 @@ class AggregateBracketModel(BracketModel):
 
     def _leaving(self, members: list[int], g: frozenset[int]) -> list[int]:
         """As in the pair model, plus the next-scoregroup counts that leave g."""
-        adj = self.adj_index
-        out = [i for p in members for q, i in adj[p] if q not in g]
-        whole_next = all(n in g for n in self.next_group)
-        families = [] if whole_next else [self.dn, self.w]
+        out = super()._leaving(members, g)
+        families = [] if all(n in g for n in self.next_group) else [self.dn, self.w]
         if not self.in_bracket <= g:
             families.append(self.up)
-        for d in (*families, self.exit, self.u):
+        for d in families:
             out += [d[p].index for p in members if p in d]
         return out
 

@@ -430,7 +430,7 @@ class LexSolver:
                 continue
             known = self.fixed_value(term)
             if known is not None:
-                self.trace.append(term.tier(known))
+                self._fix(term, known)
                 out.append(known)
                 i += 1
                 continue
@@ -514,7 +514,7 @@ def _sum_key(term: Term) -> tuple[int, int, int]:
 
 def _same_sum(a: Term, b: Term) -> bool:
     """The same variables with the same coefficients, in the same order."""
-    return len(a.indices) == len(b.indices) and a.indices == b.indices and a.coefs == b.coefs
+    return a.indices == b.indices and a.coefs == b.coefs
 
 
 def _forced(term: Term, val: int) -> list[tuple[int, int]] | None:

@@ -113,9 +113,8 @@ class Term:
         return self._bounds
 
     def magnitude(self) -> int:
-        """The largest absolute value the term's sum can reach as CP-SAT bounds it: from
-        every coefficient, not from the one-hot structure (a one-hot term's largest
-        coefficient)."""
+        """The largest absolute value the term's sum can take: its largest coefficient
+        when one-hot (exactly one of its Booleans is true), else all of them added up."""
         if self._magnitude is None:
             if self.one_hot and self.coefs:
                 self._magnitude = max(abs(c) for c in self.coefs)
