@@ -1,8 +1,10 @@
-"""Paths of the test fixtures, shared by the test modules."""
+"""Paths of the test fixtures, and checks shared by the test modules."""
 
 from __future__ import annotations
 
 from pathlib import Path
+
+from cpsat_pairing.solver.domains import Domains
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CORPUS = FIXTURES / "corpus"
@@ -13,3 +15,12 @@ CORPUS_2013 = sorted((CORPUS / "dutch-2013" / "dev").glob("*.trf"))
 BUGS = FIXTURES / "bugs"
 REALTRF = FIXTURES / "realtrf"
 BBP = REALTRF / "BieremaBoyzProgramming__bbpPairings"
+
+
+def domains_agree(domains: Domains) -> bool:
+    """Every variable's proto domain is what the Python-side record of fixed domains says."""
+    fixed = domains.fixed
+    return all(
+        (v.domain[0], v.domain[1]) == ((0, 1) if (f := fixed.get(i)) is None else (f, f))
+        for i, v in enumerate(domains.model.proto.variables)
+    )

@@ -16,7 +16,7 @@ from cpsat_pairing.solver.search import first_in_order
 from cpsat_pairing.solver.terms import Term
 from cpsat_pairing.testing.corpus import recorded
 
-from helpers import CORPUS_2026
+from helpers import CORPUS_2026, domains_agree
 
 
 def _matching_model(seed: int) -> tuple[cp_model.CpModel, list[int], dict[tuple[int, int], cp_model.IntVar]]:
@@ -87,17 +87,6 @@ def test_partner_tiers_fall_back_to_one_by_one_past_the_budget(monkeypatch: pyte
     assert calls  # the fallback really ran
 
 
-def _domains_agree(solver: LexSolver) -> bool:
-    """Every variable's proto domain is what the solver's record of fixed domains says."""
-    proto = solver.model.proto.variables
-    for i in range(len(proto)):
-        lo, hi = proto[i].domain[0], proto[i].domain[1]
-        want = solver.domains.fixed.get(i)
-        if (lo, hi) != ((0, 1) if want is None else (want, want)):
-            return False
-    return True
-
-
 @pytest.mark.parametrize("seed", FEASIBLE_SEEDS[:10])
 def test_restrictions_and_fixed_domains_are_undone_exactly(seed: int) -> None:
     """Moving between restrictions, fixing values for a check and keeping some for good
@@ -109,19 +98,19 @@ def test_restrictions_and_fixed_domains_are_undone_exactly(seed: int) -> None:
     solver.use_restrictions([[x[k].index for k in pairs[::2]], [x[k].index for k in pairs[::4]]], None, None)
     for level in (0, 1, 0, None):
         solver._restrict_to(level)
-        assert _domains_agree(solver)
+        assert domains_agree(solver.domains)
         if level is not None:  # the incumbent's own pairs stay free
             assert all(solver.domains.fixed.get(i, 1) for i, v in solver.values.items() if v)
     solver._restrict_to(0)
     chosen = [v for v in x.values() if solver.var_value(v)]
     with solver.domains.fixing([(chosen[0].index, 0)]):
-        assert _domains_agree(solver)
-    assert _domains_agree(solver)
+        assert domains_agree(solver.domains)
+    assert domains_agree(solver.domains)
     assert solver.check([chosen[0]]) is not None  # the full model again (the restriction lifted)
-    assert not solver.domains.restriction and _domains_agree(solver)
+    assert not solver.domains.restriction and domains_agree(solver.domains)
     # A candidate that keeps the incumbent's first pair is feasible and stays fixed.
     assert solver.try_fix_domains([(chosen[0].index, 1)], [Tier("test", "kept", 1)])
-    assert solver.domains.fixed[chosen[0].index] == 1 and _domains_agree(solver)
+    assert solver.domains.fixed[chosen[0].index] == 1 and domains_agree(solver.domains)
     # One that drops every pair of the first S1 player is not, and leaves nothing behind.
     row = [(v.index, 0) for (a, _), v in x.items() if a == s1[0]]
 
@@ -130,7 +119,7 @@ def test_restrictions_and_fixed_domains_are_undone_exactly(seed: int) -> None:
 
     before = fixed_for_good()
     assert not solver.try_fix_domains(row, [Tier("test", "dropped", 1)])
-    assert fixed_for_good() == before and _domains_agree(solver)
+    assert fixed_for_good() == before and domains_agree(solver.domains)
 
 
 def test_a_tier_at_its_least_value_is_fixed_by_domains() -> None:
