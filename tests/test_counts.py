@@ -152,7 +152,7 @@ def _bracket(
     unmet = make_term("C12", "unmet colour preferences", ((1, v) for (p, q), v in x.items() if players[p].pref_colour == players[q].pref_colour))
     m.add(unmet.expr() == 2)
     bm = SimpleNamespace(
-        model=m, adj=adj, adj_index={p: [(q, v.index) for q, v in row] for p, row in adj.items()}, df=df, inside=lambda p, q: True, state=SimpleNamespace(players=players),
+        model=m, adj=adj, adj_index={p: [(q, v.index) for q, v in row] for p, row in adj.items()}, df=df, far=None, inside=lambda p, q: True, state=SimpleNamespace(players=players),
         solver=SimpleNamespace(fixed=[(unmet, 2)], zero_for_good=lambda: {x[pq].index for pq in closed}),
     )
     if counts:

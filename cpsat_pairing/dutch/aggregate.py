@@ -25,6 +25,7 @@ from typing import Iterable
 from ortools.sat.python import cp_model
 
 from cpsat_pairing.dutch.bracket import BracketModel, Pair
+from cpsat_pairing.dutch.near import FarPairs, near_rows
 from cpsat_pairing.solver.lex import LexSolver
 from cpsat_pairing.solver.terms import add_linear
 from cpsat_pairing.solver.matching import is_perfect
@@ -49,7 +50,12 @@ class AggregateBracketModel(BracketModel):
         m = self.model
         nb = ok.neighbours
         bracket = self.bracket  # in ranking order, as `remaining`
-        self._make_pairs(self._rows(bracket, False))
+        if self.near is None:
+            self._make_pairs(self._rows(bracket, False))
+        else:
+            self._make_pairs(near_rows(self, self.settings.near_window, self.near))
+            self.far = FarPairs.build(self)
+        far = self.far.f if self.far is not None else {}
         lower_set = frozenset(self.lower)
         for p in self.bracket:
             if not nb(p).isdisjoint(ns):
@@ -63,7 +69,7 @@ class AggregateBracketModel(BracketModel):
         adj = self.adj_index  # constraints by index: the modelling layer crosses into C++ per term
         for p in self.players:
             terms = [i for _, i in adj[p]]
-            for family in (self.dn, self.up, self.w):
+            for family in (self.dn, self.up, self.w, far):
                 if p in family:
                     terms.append(family[p].index)
             if self.lower and not nb(p).isdisjoint(lower_set):
@@ -91,12 +97,18 @@ class AggregateBracketModel(BracketModel):
             # Every pair is in the bracket (`x_in_bracket`): it is inside unless it
             # joins two MDPs (`inside`, read once per player, not per pair).
             terms = [i for q, i in adj[p] if q not in mdps] if p in mdps else [i for _, i in adj[p]]
+            if p in far:
+                terms.append(far[p].index)  # a far pair is made inside the bracket
             terms.append(d.index)
             add_linear(m, terms, [1] * len(terms), 1)
         self.add_parity_cuts()
         all_vars = [*self.x.values(), *self.dn.values(), *self.up.values(), *self.w.values(), *self.nn_pairs]
         all_vars += [*self.u.values(), *self.exit.values(), *self.df.values()]
+        if self.far is not None:
+            all_vars += self.far.variables()
         self.solver = LexSolver(m, all_vars, self.settings)
+        if self.far is not None:
+            self.solver.use_relaxation(self.far.relax.index, [v.index for v in self.far.f.values()])
         self._restrict()
 
     def player_families(self) -> dict[str, dict[int, cp_model.IntVar]]:

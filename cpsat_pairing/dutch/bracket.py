@@ -14,7 +14,7 @@ import weakref
 from dataclasses import dataclass, field
 from functools import cached_property
 from fractions import Fraction
-from typing import Iterable, Iterator, TypeVar
+from typing import Iterable, Iterator, Sequence, TypeVar
 
 from ortools.sat.python import cp_model
 
@@ -23,7 +23,7 @@ from cpsat_pairing.domain.state import RoundState
 from cpsat_pairing.dutch.model import PairIndices, make_pairs, odd_sets, window_restrictions
 from cpsat_pairing.solver.bounds import CountBound
 from cpsat_pairing.solver.lex import LexSolver
-from cpsat_pairing.solver.repair import repair
+from cpsat_pairing.solver.repair import repair, settled_pairs
 from cpsat_pairing.solver.settings import DEFAULT_SETTINGS, SolverSettings
 from cpsat_pairing.solver.terms import add_linear, add_sum
 
@@ -62,6 +62,9 @@ class BracketModel(PairIndices):
     adj: dict[int, list[tuple[int, cp_model.IntVar]]] = field(default_factory=dict)
     # The complete round-pairing the model started from (`start_from`): partner by player.
     witness: dict[int, int] = field(default_factory=dict)
+    # A near model (dutch/near.py; the aggregate model only): the pairs of the witness
+    # it will start from, which it makes beside its near pairs.  None: every pair.
+    near: Sequence[Pair] | None = None
 
     def _setup(self) -> None:
         """What every kind of bracket model knows before its variables exist."""
@@ -74,6 +77,7 @@ class BracketModel(PairIndices):
         # Every pair variable joins two bracket players (the local and aggregate models).
         self.x_in_bracket = self.local
         self._mdp_pairs: list[tuple[Pair, cp_model.IntVar]] | None = None
+        self.far = None  # a near model's far pairs (dutch/near.py)
 
     def __post_init__(self) -> None:
         self._setup()
@@ -142,12 +146,15 @@ class BracketModel(PairIndices):
         self.x, self.adj, self.adj_index, self.first_pair_index = make_pairs(self.model, self.players, rows)
 
     def _restrict(self) -> None:
-        """Give a big model's solver its restriction and the count model's bound."""
+        """Give a big model's solver its restriction and the count model's bound (a
+        near model: the bound, which its certificates need)."""
         optional = self.optional_pairs()
-        if optional:
+        if optional or self.far is not None:
             me = weakref.proxy(self)  # see `counts`
+            width = self.settings.near_window
             self.solver.use_restrictions(
-                optional, lambda chunk, fixed: me.counts.minimum(chunk, fixed), lambda chunk: repair(me, chunk)
+                optional, lambda chunk, fixed: me.counts.minimum(chunk, fixed), lambda chunk: repair(me, chunk),
+                (lambda chunk: settled_pairs(me, chunk, width)) if self.far is not None else None,
             )
 
     def player_families(self) -> dict[str, dict[int, cp_model.IntVar]]:
@@ -168,8 +175,9 @@ class BracketModel(PairIndices):
     def optional_pairs(self) -> list[list[int]]:
         """Pairs of a big model that a solve can first try without (LexSolver.optional;
         dutch.model.window_restrictions), for models of at least
-        `SolverSettings.sparse_from` pair variables."""
-        if len(self.x) < self.settings.sparse_from:
+        `SolverSettings.sparse_from` pair variables (not a near model: its pairs are
+        near ones already)."""
+        if len(self.x) < self.settings.sparse_from or self.far is not None:
             return []
         return window_restrictions(self.players, self.score, self.mdps, self.pair_indices(), self.settings.windows)
 
@@ -200,6 +208,8 @@ class BracketModel(PairIndices):
         out = [i for p in members for q, i in adj[p] if q not in g]
         for d in (self.exit, self.u):
             out += [d[p].index for p in members if p in d]
+        if self.far is not None and not all(p in g for p in self.far.f):
+            out += [self.far.f[p].index for p in members if p in self.far.f]  # a far partner may be outside
         return out
 
     def complete(self) -> list[Pair] | None:
@@ -279,8 +289,12 @@ class BracketModel(PairIndices):
         return p in self.in_bracket and q in self.in_bracket and not (p in self.mdps and q in self.mdps)
 
     def bracket_pairs(self) -> list[tuple[Pair, cp_model.IntVar]]:
+        """The pairs made inside the bracket; in a near model also each count of far
+        pairs, as a pair of two players of its classes (dutch/near.py)."""
         if self._bracket_pairs is None:
             self._bracket_pairs = self._inside(self.x.items())
+            if self.far is not None:
+                self._bracket_pairs += self.far.pseudo_pairs()
         return self._bracket_pairs
 
     def _inside(self, pairs: Iterable[tuple[Pair, T]]) -> list[tuple[Pair, T]]:

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from functools import cached_property
 from itertools import chain, compress, islice, repeat
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 from ortools.sat.python import cp_model
@@ -19,6 +19,11 @@ from ortools.sat.python import cp_model
 from cpsat_pairing.solver.lex import LexSolver
 from cpsat_pairing.solver.terms import Term, TierKind, make_term, new_booleans
 from cpsat_pairing.solver.view import BracketView
+
+if TYPE_CHECKING:
+    from cpsat_pairing.domain.compat import Compatibility
+    from cpsat_pairing.dutch.near import FarPairs
+    from cpsat_pairing.solver.bounds import CountBound
 
 Pair = tuple[int, int]
 
@@ -48,12 +53,19 @@ class PairIndices:
         first = self.first_pair_index
         return list(compress(self.x, map(self.solver.values.get, range(first, first + len(self.x)))))
 
-    @staticmethod
+    far: FarPairs | None = None  # a near model's far pairs (dutch/near.py)
+
     def term(
-        criterion: str, detail: str, weighted: Iterable[tuple[int, cp_model.IntVar]], *,
+        self, criterion: str, detail: str, weighted: Iterable[tuple[int, cp_model.IntVar]], *,
         kind: TierKind = TierKind.QUALITY, one_hot: bool = False, subject: int | None = None,
     ) -> Term:
-        return make_term(criterion, detail, weighted, kind=kind, one_hot=one_hot, subject=subject)
+        """A term of this model (solver/terms.make_term); a near model's counts of far
+        pairs in it are integers, whose upper bounds it records (Term.upper)."""
+        t = make_term(criterion, detail, weighted, kind=kind, one_hot=one_hot, subject=subject)
+        if self.far is not None and self.far.groups:
+            upper = self.far.upper()
+            t.upper = {i: upper[i] for i in t.indices if i in upper} or None
+        return t
 
 
 class PairModel(BracketView, Protocol):
@@ -62,6 +74,17 @@ class PairModel(BracketView, Protocol):
     bsn: dict[int, int]  # Art. 4.1: bracket players numbered 1, 2, ... in ranking order
     score: dict[int, Fraction]  # pairing scores of the players modelled
     adj: dict[int, list[tuple[int, cp_model.IntVar]]]
+    compatible: Compatibility
+
+    @property
+    def far(self) -> FarPairs | None:
+        """A near model's far pairs (dutch/near.py), or None."""
+        ...
+
+    @property
+    def counts(self) -> CountBound:
+        """The bracket's count model (solver/bounds.py)."""
+        ...
 
     def term(
         self, criterion: str, detail: str, weighted: Iterable[tuple[int, cp_model.IntVar]], *,

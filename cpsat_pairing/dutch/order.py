@@ -18,9 +18,9 @@ from ortools.sat.python import cp_model
 
 from cpsat_pairing.dutch.model import PairModel
 from cpsat_pairing.solver.counts import add_class_counts
-from cpsat_pairing.solver.cpsat import InfeasibleError
+from cpsat_pairing.solver.cpsat import InfeasibleError, Uncertified
 from cpsat_pairing.solver.repair import split_witness
-from cpsat_pairing.solver.search import first_in_order
+from cpsat_pairing.solver.search import Literal, first_in_order
 from cpsat_pairing.solver.terms import Tier, TierKind
 
 ORDER = TierKind.ORDER
@@ -36,10 +36,14 @@ def _fix_partners(
     class counts of this S1 and S2 are in the model already.
     """
     s1set = frozenset(s1)
+    s2 = sorted((q for q in among if q not in s1set), key=bsn.__getitem__)
+    if bm.far is not None and label == "transposition":
+        bm.far.split_by_sides(bm, s1, s2)  # every pair of the remainder joins S1 and S2
+        counted = False  # the counts again, with the far pairs' counts by side in them
     if not counted:
         # The tiers restated over class counts let propagation refute most candidates
         # before the searches below try them (counts.py).
-        add_class_counts(bm, s1, sorted((q for q in among if q not in s1set), key=bsn.__getitem__))
+        add_class_counts(bm, s1, s2)
     # The tiers all at once: the candidates "S1[1] meets S2 player q", S1[1] first, q
     # by BSN, then S1[2]'s, ... tried true before false in that order; the first
     # solution of that search is the one the tiers in sequence would find, in one solve
@@ -47,26 +51,76 @@ def _fix_partners(
     # A depth-first search can get lost in a big bracket, so it has a deterministic
     # work budget; past it, the tiers are solved one after another.  Either way the
     # answer is the same, on every machine.
-    decisions: list[cp_model.IntVar] = []
-    for p in s1:
-        decisions += [v for _, v in sorted((bsn[q], v) for q, v in bm.adj[p] if q in among and q not in s1set)]
+    decisions = _decisions(bm, s1, s2, among, bsn)
     # After the decisions, the rest of the round: first who leaves the modelled part,
     # then the count of pairs inside the next scoregroup (aggregate model) from its
     # top, whose highest true Boolean makes the rest true.  With those settled,
     # propagation sets the next scoregroup's own Booleans, which one by one would each
     # be a decision (900 at 5,000 players).
     ahead = [*bm.player_families().get("exit", {}).values(), *reversed(bm.counters())]
-    found = first_in_order(bm.solver, decisions, budget=bm.solver.settings.fixed_search_budget, ahead=ahead)
+    if bm.far is not None and label != "transposition":
+        _fix_partners_one_by_one(bm, s1, among, bsn, label)
+        return
+    try:
+        found = first_in_order(bm.solver, decisions, budget=bm.solver.settings.fixed_search_budget, ahead=ahead)
+    except Uncertified as failure:
+        if bm.far is None or not failure.values:
+            raise
+        # A near model whose relaxation pairs these players by far pairs: made again
+        # with their pairs between S1 and S2, it may pair them so.
+        far = [p for p, v in bm.far.f.items() if failure.values.get(v.index)]
+        ones = [p for p in far if p in s1set], [q for q in far if q not in s1set]
+        raise Uncertified(str(failure), [(p, q) for p in ones[0] for q in ones[1] if bm.compatible(p, q)]) from None
     if found is None:
+        if bm.far is not None:
+            raise Uncertified("the transposition's search used up its budget")
         _fix_partners_tier_by_tier(bm, s1, among, bsn, label)
         return
     if not found:
         raise InfeasibleError("the incumbent's own transposition was lost")
+    skipped = bm.far.skipped(bm, s1, among, bsn) if bm.far is not None else []
+    if skipped:
+        # A near model with the far pairs of those S2 players to every S1 player can tell.
+        late = sorted({q for _, q in skipped}, key=bsn.__getitem__)
+        raise Uncertified("an S1 player may meet a lower S2 player by a far pair",
+                          [(p, q) for q in late for p in s1 if bm.compatible(p, q)])
     for p in s1:
         for q, v in bm.adj[p]:
             if q in among and q not in s1set and bm.solver.var_value(v):
                 bm.model.add(v == 1)
                 bm.solver.record(Tier(label, f"partner of BSN {bsn[p]}", bsn[q], ORDER, subject=bsn[p]))
+
+
+def _decisions(bm: PairModel, s1: list[int], s2: list[int], among: frozenset[int],
+               bsn: dict[int, int]) -> list[Literal]:
+    """The transposition's decisions: for S1[1], S1[2], ... in turn, "meets S2 player
+    q", q by BSN.
+
+    A near model's search runs on its relaxation (dutch/near.py), where a player may
+    also be paired by a far pair (f).  Its decisions say so where the full model's
+    search would know it: before an S1 player's candidates, that he is paired by a near
+    pair (so that they exclude each other as in the full model; only if none of them can
+    be completed, the far pair); after the last S1 player near an S2 player, that the
+    S2 player was paired by a near pair (or floats).  Either holds in every solution
+    that pairs the S1 players decided so far as the first solution does: the
+    relaxation's first solution is still the first of every solution of the full model
+    that it can be compared with (FarPairs.skipped says which it cannot)."""
+    far = bm.far.f if bm.far is not None else {}
+    s1set = frozenset(s1)
+    closing: dict[int, list[Literal]] = {}
+    if far:
+        index = {p: j for j, p in enumerate(s1)}
+        for q in s2:
+            if q in far:
+                last = max((index[p] for p, _ in bm.adj[q] if p in index), default=len(s1) - 1)
+                closing.setdefault(last, []).append(far[q].Not())
+    decisions: list[Literal] = []
+    for j, p in enumerate(s1):
+        if p in far:
+            decisions.append(far[p].Not())
+        decisions += [v for _, v in sorted((bsn[q], v) for q, v in bm.adj[p] if q in among and q not in s1set)]
+        decisions += closing.get(j, [])
+    return decisions
 
 
 def _fix_partners_tier_by_tier(bm: PairModel, s1: list[int], among: frozenset[int], bsn: dict[int, int], label: str) -> None:
@@ -86,6 +140,70 @@ def _fix_partners_tier_by_tier(bm: PairModel, s1: list[int], among: frozenset[in
         for p in s1[i : i + done]:
             taken.update(q for q, v in bm.adj[p] if q in among and bm.solver.var_value(v))
         i += done
+
+
+def _fix_partners_one_by_one(bm: PairModel, s1: list[int], among: frozenset[int], bsn: dict[int, int],
+                             label: str) -> None:
+    """A near model's MDP-pairing (dutch/near.py): each MDP's partners tried in BSN
+    order, the first that a solution of the near pairs allows taken.
+
+    A depth-first search re-pairs the rest of the bracket badly over the near pairs
+    alone; here each question is a solve of its own.  A candidate is refuted by the
+    count model (bounds.py: by its class pair, all of them at once) or, where the near
+    pairs have no solution with it, by the relaxation (LexSolver.check_values); where
+    neither can tell, Uncertified."""
+    solver = bm.solver
+    counts = bm.counts
+    s1set = frozenset(s1)
+    made: list[tuple[int, int]] = []
+    closed = solver.zero_for_good()
+    for p in s1:
+        refuted: dict[object, bool] = {}
+        taken = {q for pq in made for q in pq}
+        for b, q, v in sorted((bsn[q], q, v) for q, v in bm.adj[p] if q in among and q not in s1set):
+            if q in taken or v.index in closed:
+                continue
+            key = counts.group_of(p, q)
+            if key not in refuted:
+                refuted[key] = counts.refutes([*made, (p, q)], solver.fixed)
+            if refuted[key]:
+                continue
+            answer = _near_check(bm, (v.index, 1), (p, q))
+            if answer is None:
+                continue
+            solver.set_incumbent(answer)
+            bm.model.add(v == 1)
+            solver.record(Tier(label, f"partner of BSN {bsn[p]}", b, ORDER, subject=bsn[p]))
+            made.append((p, q))
+            break
+        else:
+            raise InfeasibleError("no partner for an MDP of the set chosen")
+
+
+def _near_check(bm: PairModel, value: tuple[int, int], pair: tuple[int, int]) -> dict[int, int] | None:
+    """A solution of a near model with `value` (index, value), or None; Uncertified if
+    neither the near pairs nor the relaxation can tell (LexSolver.check_values).
+
+    First with the incumbent's pairs kept where they are, but those of the players
+    ranked near the two of `pair` and near their partners: the new pair displaces a few
+    players, whom the near pairs around them usually take in."""
+    solver = bm.solver
+    order = {p: i for i, p in enumerate(bm.bracket)}
+    partner: dict[int, int] = {}
+    kept: list[tuple[tuple[int, int], int]] = []
+    for (p, q), i in bm.pair_indices():
+        if solver.values.get(i):
+            partner[p], partner[q] = q, p
+            kept.append(((p, q), i))
+    spots = [order[p] for p in pair if p in order] + [order[partner[p]] for p in pair if partner.get(p) in order]
+    for width in (bm.solver.settings.near_window, 4 * bm.solver.settings.near_window):
+        free = {bm.bracket[j] for k in spots for j in range(max(0, k - width), min(len(bm.bracket), k + width + 1))}
+        free |= {partner[p] for p in free if p in partner}
+        keep = [(i, 1) for (p, q), i in kept if p not in free and q not in free]
+        answer = solver.check_values([value, *keep], conclusive=False)
+        if answer is not None:
+            return answer
+    return solver.check_values([value])
 
 
 def _fix_slots(bm: PairModel, s1: list[int], s2: list[int], bsn: dict[int, int]) -> None:
@@ -198,6 +316,18 @@ def _generation_order(bm: PairModel, s1_size: str) -> None:
     no_exchange += [Tier("exchange", f"BSN {bsn[q]} moves to S1", 0, ORDER, maximised=True, subject=bsn[q])
                     for q in s2_orig]
     one_side_each = _one_side_each(bm, frozenset(s1_orig), rset)
+    if bm.far is not None:
+        # A near model (dutch/near.py): the first transposition without an exchange,
+        # searched on the relaxation, also says whether there is one.  Where there is
+        # none, the exchanges are the full model's to find.
+        solver.fix_domains(one_side_each)
+        for tier in no_exchange:
+            solver.record(tier)
+        try:
+            _fix_partners(bm, s1_orig, rset, bsn, "transposition")
+        except InfeasibleError:
+            raise Uncertified("no candidate without an exchange: the exchanges need every pair") from None
+        return
     witness = split_witness(bm, s1_orig, s2_orig)
     # A witness the model accepts answers the check without a search; the class counts
     # then come after it, over the pairs it leaves free (the same-side pairs are 0 for

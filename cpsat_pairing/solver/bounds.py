@@ -33,31 +33,41 @@ if TYPE_CHECKING:
 # A class of players, or a group of variables the count model counts together.
 Group = tuple[Any, ...]
 
+def player_classes(bm: RoundView) -> dict[int, int]:
+    """Each modelled player's class: a small integer, the same for players alike in
+    everything a quality criterion reads of them (the near model's far pairs are
+    counted by these classes too, dutch/near.py)."""
+    st = bm.state
+    next_set = frozenset(bm.next_group)
+
+    def key(p: int) -> Group:
+        ps = st.players[p]
+        role = "mdp" if p in bm.mdps else "bracket" if p in bm.in_bracket else "next" if p in next_set else "lower"
+        return (
+            role, ps.pairing_score, ps.pref_colour, ps.pref_kind, ps.cd, ps.colours[-2:], ps.float_in(1),
+            ps.float_in(2), ps.unplayed, ps.topscorer, p in bm.pab_allowed,
+        )
+
+    ids: dict[Group, int] = {}
+    return {p: ids.setdefault(key(p), len(ids)) for p in bm.players}
+
+
 class CountBound:
     """The count model of one bracket model, re-solved for each chunk of tiers."""
 
     def __init__(self, bm: RoundView) -> None:
         self.bm = bm
-        st = bm.state
-        next_set = frozenset(bm.next_group)
-
-        def key(p: int) -> Group:
-            ps = st.players[p]
-            role = "mdp" if p in bm.mdps else "bracket" if p in bm.in_bracket else "next" if p in next_set else "lower"
-            return (
-                role, ps.pairing_score, ps.pref_colour, ps.pref_kind, ps.cd, ps.colours[-2:], ps.float_in(1),
-                ps.float_in(2), ps.unplayed, ps.topscorer, p in bm.pab_allowed,
-            )
-
-        ids: dict[Group, int] = {}
-        self.cls = {p: ids.setdefault(key(p), len(ids)) for p in bm.players}
-        self.size = [0] * len(ids)
+        self.cls = bm.far.cls if bm.far is not None else player_classes(bm)
+        self.size = [0] * (max(self.cls.values(), default=-1) + 1)
         for p in bm.players:
             self.size[self.cls[p]] += 1
         # group of each variable: ("x", a, b, inside) for the pairs joining classes
         # a <= b, (family, a) for a player's own variable, ("v", index) for the rest.
         self.group: dict[int, Group] = {}
         self.members: dict[Group, int] = {}
+        # How many pairs a variable stands for, where more than one: a near model's
+        # count of the far pairs between two classes.
+        self.weight: dict[int, int] = {}
         # The pair variables' indices are counted from the first (none read back), and
         # each group is one tuple shared by its members: 1.7 million pairs at 5,000
         # players.
@@ -76,6 +86,13 @@ class CountBound:
         for v in bm.counters():
             group[v.index] = ("v", v.index)
         self.members.update(Counter(group.values()))  # in the order the groups first appear
+        if bm.far is not None:
+            for far in bm.far.groups:
+                a, b = far.classes
+                g = shared.get((a, b, True)) or ("x", a, b, True)
+                group[far.var.index] = g
+                self.weight[far.var.index] = far.count
+                self.members[g] = self.members.get(g, 0) + far.count
         self.model = cp_model.CpModel()
         self.var = {g: self.model.new_int_var(0, n, "") for g, n in self.members.items()}
         self._add_structure()
@@ -123,11 +140,12 @@ class CountBound:
     def _aggregated(self, term: Term) -> dict[Group, int] | None:
         coef: dict[Group, int] = {}
         count: dict[Group, int] = {}
+        weight = self.weight
         for c, i in zip(term.coefs, term.indices):
             g = self.group.get(i)
             if g is None or coef.setdefault(g, c) != c:
                 return None
-            count[g] = count.get(g, 0) + 1
+            count[g] = count.get(g, 0) + weight.get(i, 1)
         if any(n != self.members[g] for g, n in count.items()):
             return None
         return coef
@@ -141,11 +159,7 @@ class CountBound:
             if agg is None:
                 return None
             objective += [(g, weight * c) for g, c in agg.items()]
-        for term, value in fixed[self.fixed :]:
-            agg = self._aggregate(term)
-            if agg is not None:  # a tier the counts cannot state is left out: still a relaxation
-                self.model.add(sum(c * self.var[g] for g, c in agg.items()) == value)
-        self.fixed = len(fixed)
+        self._sync(fixed)
         self.model.minimize(sum(c * self.var[g] for g, c in objective))
         settings = self.bm.solver.settings
         # Most count models are proven at once by the default search; a few, with a
@@ -159,6 +173,38 @@ class CountBound:
             if solver.solve(self.model) == cp_model.OPTIMAL:
                 return round(solver.objective_value)
         return None
+
+    def group_of(self, p: int, q: int) -> Group:
+        """The group the pair of p and q is counted in."""
+        a, b = self.cls[p], self.cls[q]
+        inside = self.bm.inside(p, q)
+        return ("x", a, b, inside) if a <= b else ("x", b, a, inside)
+
+    def refutes(self, pairs: Sequence[tuple[int, int]], fixed: Sequence[tuple[Term, int]]) -> bool:
+        """Whether the count model, with the `fixed` tiers at their values, has no
+        solution that makes these pairs (each counted in its group): then no pairing of
+        the bracket model makes them.  False when it cannot tell within its budget."""
+        self._sync(fixed)
+        need = Counter(self.group_of(p, q) for p, q in pairs)
+        lits = []
+        for g, k in need.items():
+            lit = self.model.new_bool_var("")
+            self.model.add(self.var[g] >= k).only_enforce_if(lit)
+            lits.append(lit)
+        self.model.clear_objective()
+        self.model.clear_assumptions()
+        self.model.add_assumptions(lits)
+        status = self._solver(False, self.bm.solver.settings.bound_budget).solve(self.model)
+        self.model.clear_assumptions()
+        return status == cp_model.INFEASIBLE
+
+    def _sync(self, fixed: Sequence[tuple[Term, int]]) -> None:
+        """State the `fixed` tiers (a list that only grows) not stated yet."""
+        for term, value in fixed[self.fixed :]:
+            agg = self._aggregate(term)
+            if agg is not None:  # a tier the counts cannot state is left out: still a relaxation
+                self.model.add(sum(c * self.var[g] for g, c in agg.items()) == value)
+        self.fixed = len(fixed)
 
     @staticmethod
     def _solver(core: bool, budget: float) -> cp_model.CpSolver:

@@ -75,6 +75,17 @@ def add_class_counts(bm: BracketView, s1: Sequence[int], s2: Sequence[int]) -> i
         for q, i in adj[p]:
             if q in s2set and i not in zero:
                 cross[i] = (p, q)
+    # A near model whose far pairs are counted by side (dutch/near.py): each count of
+    # far S1-S2 pairs of two classes joins them, as a pair of two of its players, and
+    # weighs what the tier weighs its class pair by (its far count's coefficient).
+    far_count: dict[int, int] = {}  # such a count's index -> the index of its class pair's far count
+    upper: dict[int, int] = {}
+    sides = bm.far.sides if bm.far is not None else {}
+    for index, (rep, total, ub) in sides.items():
+        if index not in zero:
+            cross[index] = rep
+            far_count[index] = total
+            upper[index] = ub
     if not cross:
         return 0
     players = bm.state.players
@@ -97,6 +108,14 @@ def add_class_counts(bm: BracketView, s1: Sequence[int], s2: Sequence[int]) -> i
         for c, i in zip(term.coefs, term.indices):
             if i in cross:
                 weights[i] = weights.get(i, 0) + c
+        if far_count:
+            on = dict.fromkeys(far_count.values(), 0)
+            for c, i in zip(term.coefs, term.indices):
+                if i in on:
+                    on[i] += c
+            for index, total in far_count.items():
+                if on[total]:
+                    weights[index] = on[total]
         if not weights or value == term.bounds()[0]:
             continue  # nothing to count, or propagation alone sets every pair of it
         for k in range(len(KEYS)):
@@ -105,14 +124,19 @@ def add_class_counts(bm: BracketView, s1: Sequence[int], s2: Sequence[int]) -> i
                 break
     if by_key:
         # Each player's other pairs inside the bracket and his df, by index.
+        far = bm.far.f if bm.far is not None else None
         rest = {}
         for side, other in ((s1, s2set), (s2, s1set)):
             for p in side:
                 rest[p] = [i for q, i in adj[p] if q not in other and i not in zero and bm.inside(p, q)]
                 if bm.df[p].index not in zero:
                     rest[p].append(bm.df[p].index)
+                if far and not sides and p in far and far[p].index not in zero:
+                    rest[p].append(far[p].index)  # a near model's far pair (dutch/near.py)
+        # The far counts that the counts by side make up are stated by them.
+        stated = zero | set(far_count.values()) if far_count else zero
         for k, terms in by_key.items():
-            _add_layer(bm.model, (s1, s2), cross, *grouping(k), rest, terms, zero)
+            _add_layer(bm.model, (s1, s2), cross, *grouping(k), rest, terms, stated, upper)
     return sum(len(t) for t in by_key.values())
 
 
@@ -135,8 +159,11 @@ def _add_layer(
     rest: dict[int, list[int]],
     terms: list[tuple[Term, int, dict[int, int]]],
     zero: set[int],
+    upper: dict[int, int],
 ) -> None:
-    """The counts of one class key, and the tiers `terms` restated over them."""
+    """The counts of one class key, and the tiers `terms` restated over them (`zero`:
+    variables left out of them; `upper`: cross variables that count more than one pair,
+    with their upper bounds)."""
     members: dict[int, list[int]] = {}
     for g, i in zip(groups, cross):
         members.setdefault(g, []).append(i)
@@ -147,7 +174,7 @@ def _add_layer(
     n: dict[int, int] = {}  # class pair -> index of its count
     for g, indices in members.items():
         a, b = divmod(g, classes)
-        n[g] = model.new_int_var(0, min(len(indices), size[0, a], size[1, b]), "").index
+        n[g] = model.new_int_var(0, min(sum(upper.get(i, 1) for i in indices), size[0, a], size[1, b]), "").index
         add_linear(model, [n[g], *indices], [1] + [-1] * len(indices), 0)
     # Each class: its players are paired across, paired otherwise inside the bracket,
     # or float down (the definition of df, summed over the class).

@@ -19,16 +19,30 @@ from cpsat_pairing.solver.settings import SolverSettings
 # tiers whose incumbent repair.repair improved; "witnessed": feasibility questions a
 # proposed solution (repair.split_witness) answered; "fallbacks": relaxed models that
 # found no answer, so that a more exact one decided; "evaluated": complete proposals
-# checked without a CP-SAT call (evaluate.py).
+# checked without a CP-SAT call (evaluate.py); "near": brackets a model of their near
+# pairs answered (dutch/near.py); "uncertified": near models that could not prove
+# their answer, so that a model of every pair decided; "extended": near models made
+# again with far pairs their certificate asked for.
 STATS: dict[str, float] = {
     "solves": 0, "solve_seconds": 0.0, "build_seconds": 0.0, "bounded": 0, "repaired": 0, "witnessed": 0,
-    "fallbacks": 0, "evaluated": 0,
+    "fallbacks": 0, "evaluated": 0, "near": 0, "uncertified": 0, "extended": 0,
 }
 
 
 class InfeasibleError(RuntimeError):
     """The hard constraints admit no solution (of this model: a relaxed model's
     infeasibility says nothing of the round's)."""
+
+
+class Uncertified(RuntimeError):
+    """A model of part of the pairs (dutch/near.py) found an answer it cannot prove to
+    be the full model's: the full model decides, or a model with `pairs` made too."""
+
+    def __init__(self, message: str, pairs: list[tuple[int, int]] | None = None,
+                 values: dict[int, int] | None = None) -> None:
+        super().__init__(message)
+        self.pairs = pairs or []
+        self.values = values or {}  # the relaxation's solution that made far pairs, if any
 
 
 def configure(solver: cp_model.CpSolver, settings: SolverSettings, presolve: bool = True) -> None:

@@ -63,13 +63,21 @@ class Domains:
             _write(proto, index, value, current)
         return saved
 
+    def release(self, index: int) -> Saved:
+        """Free a Boolean fixed by `fix`; return what it was, for `restore`."""
+        current = self.fixed.pop(index, None)
+        if current is None:
+            return []
+        _write(self.model.proto.variables, index, None, current)
+        return [(index, current)]
+
     def restore(self, saved: Saved) -> None:
         proto = self.model.proto.variables
         mirror = self.fixed
         for index, old in reversed(saved):
-            current = mirror[index]
+            current = mirror.get(index)
             if old is None:
-                del mirror[index]
+                mirror.pop(index, None)
             else:
                 mirror[index] = old
             if old != current:

@@ -30,7 +30,7 @@ from ortools.sat.python import cp_model
 
 from cpsat_pairing.errors import SolveLimitError
 from cpsat_pairing.solver.cpsat import (
-    STATS, InfeasibleError, Status, configure, found, has_solution, solution, timed_solve,
+    STATS, InfeasibleError, Status, Uncertified, configure, found, has_solution, solution, timed_solve,
 )
 from cpsat_pairing.solver.domains import Domains
 from cpsat_pairing.solver.evaluate import Evaluator
@@ -40,6 +40,7 @@ from cpsat_pairing.solver.terms import Term, Tier, add_linear, fits, set_objecti
 Chunk = Sequence[tuple[Term, int]]  # terms packed into one objective, with their weights
 Bound = Callable[[Chunk, Sequence[tuple[Term, int]]], "int | None"]
 Repair = Callable[[Chunk], "dict[int, int] | None"]
+Neighbourhood = Callable[[Chunk], "list[int]"]
 
 
 class LexSolver:
@@ -72,6 +73,9 @@ class LexSolver:
         self.optional: list[list[int]] = []
         self.bound: Bound | None = None
         self.repair: Repair | None = None
+        # The incumbent's pair variables (by index) away from what a chunk weighs: kept
+        # as they are, they leave a small model around the rest (`_settled_run`).
+        self.neighbourhood: Neighbourhood | None = None
         self.fixed: list[tuple[Term, int]] = []  # the tiers fixed so far, with their values
         # The fixed tiers by their sum (variables and coefficients): a later tier that is
         # the same sum (e.g. 2026 [C13] where every unmet preference is strong, [C12]'s
@@ -82,6 +86,10 @@ class LexSolver:
         self.domains = Domains(model)
         self.evaluator = Evaluator(model)
         self._hint_index: list[int] = []
+        # A model of part of the pairs (`use_relaxation`): the Boolean that lets its far
+        # pairs be made, and the Booleans that say a far pair is made.
+        self.relax: int | None = None
+        self.far: list[int] = []
 
     # -- the incumbent ---------------------------------------------------------------
 
@@ -113,10 +121,64 @@ class LexSolver:
         self.trace += [tier for tier in other.trace if tier.name not in skip]
         self.solves += other.solves
 
-    def use_restrictions(self, optional: list[list[int]], bound: Bound | None, repair: Repair | None) -> None:
+    def use_restrictions(self, optional: list[list[int]], bound: Bound | None, repair: Repair | None,
+                         neighbourhood: Neighbourhood | None = None) -> None:
         self.optional = optional
         self.bound = bound
         self.repair = repair
+        self.neighbourhood = neighbourhood
+
+    def use_relaxation(self, relax: int, far: Sequence[int]) -> None:
+        """The model holds part of the pairs (dutch/near.py): the others are counted by
+        variables that the Boolean `relax` at 0 keeps at 0, and `far` say a player is
+        paired by one of them.
+
+        Every solve runs with `relax` at 0: the near pairs alone, whose solutions are
+        the full model's.  An answer that depends on the pairs left out -- an optimum
+        above every known lower bound, a "no" -- is asked again of the relaxation
+        (`relax` free: every full solution is one of its solutions); where that does not
+        confirm it, `Uncertified` is raised and a model of every pair decides."""
+        self.relax = relax
+        self.far = list(far)
+        self.domains.fix([(relax, 0)])
+
+    @property
+    def partial(self) -> bool:
+        """A model of part of the pairs (`use_relaxation`)."""
+        return self.relax is not None
+
+    @contextmanager
+    def relaxed(self) -> Iterator[None]:
+        """The relaxation: the far pairs free (`use_relaxation`)."""
+        assert self.relax is not None
+        saved = self.domains.release(self.relax)
+        try:
+            yield
+        finally:
+            self.domains.restore(saved)
+
+    def uses_far(self, values: dict[int, int]) -> bool:
+        """Whether a solution of the relaxation makes a far pair (then it is not one of
+        the full model's as it stands)."""
+        return any(values.get(i, 0) for i in self.far)
+
+    def near_solution(self) -> None:
+        """Take a solution of the near pairs with what is fixed as the incumbent;
+        Uncertified if the near pairs have none (the relaxation has one)."""
+        self.model.clear_objective()
+        solver, status = self._feasible()
+        if not found(solver, status):
+            raise InfeasibleError("no solution satisfies the hard constraints")
+        self._keep(solver)
+
+    def _refuted(self) -> bool:
+        """A "no" of the near pairs, asked again of the relaxation (the objective, if
+        any, stays): True if it confirms it; raises Uncertified if not."""
+        with self.relaxed():
+            solver, status = self.run(lambda: self.call(budget=self.settings.relaxed_budget))
+        if status == cp_model.INFEASIBLE:
+            return True
+        raise Uncertified("the pairs left out may answer yes")
 
     @contextmanager
     def without_presolve(self) -> Iterator[None]:
@@ -234,8 +296,13 @@ class LexSolver:
         """
         return self.check_values([(lit.index, 1) if lit.index >= 0 else (-lit.index - 1, 0) for lit in lits], hint)
 
-    def check_values(self, fixed: Sequence[tuple[int, int]], hint: dict[int, int] | None = None) -> dict[int, int] | None:
-        """`check` with Booleans (index, value) fixed instead of literals made true."""
+    def check_values(self, fixed: Sequence[tuple[int, int]], hint: dict[int, int] | None = None,
+                     conclusive: bool = True) -> dict[int, int] | None:
+        """`check` with Booleans (index, value) fixed instead of literals made true.
+
+        A model of part of the pairs (`partial`) answers None only when the relaxation
+        confirms it (else Uncertified), unless the caller draws no conclusion from a
+        None (`conclusive` False)."""
         self.model.clear_objective()
         # Fixing the variables' domains (rather than assuming the literals) lets presolve
         # simplify the model with them.
@@ -248,9 +315,13 @@ class LexSolver:
                 self._values = hint
             try:
                 solver, status = self.call()
+                if found(solver, status):
+                    return solution(solver)
+                if self.partial and conclusive:
+                    self._refuted()
             finally:
                 self._values = incumbent
-        return solution(solver) if found(solver, status) else None
+        return None
 
     def _checked(self, proposal: dict[int, int]) -> dict[int, int] | None:
         """The full model's solution that is `proposal` (every variable of `all_vars`
@@ -275,7 +346,10 @@ class LexSolver:
             found_ = self._restricted_run(level)
             if found_ is not None:
                 return found_
-        return self.run()
+        solver, status = self.run()
+        if self.partial and status == cp_model.INFEASIBLE:
+            self._refuted()
+        return solver, status
 
     def try_fix(self, lits: Sequence[cp_model.IntVar], tiers: Sequence[Tier]) -> bool:
         """Fix `lits` true if some solution of the fixed tiers allows it (one solve).
@@ -340,15 +414,20 @@ class LexSolver:
         self.model.clear_objective()
         if objective is not None:
             set_objective(self.model, *objective)
+        known: int | None = None  # a lower bound of the objective over the full model
         if objective is not None and chunk and (self.optional or self.bound is not None):
             own = sum(w * self.floor(t) for t, w in chunk)
             least = self.bound(chunk, self.fixed) if self.bound is not None else None
+            known = own if least is None else max(own, least)
             if least is not None and sum(w * self.value(t) for t, w in chunk) <= least:
                 STATS["bounded"] += 1  # the incumbent is already optimal
                 return
-            lower = own if least is None else max(own, least)
+            lower = known
             if self._repaired(chunk) <= lower:
                 STATS["bounded"] += 1  # the repaired incumbent is optimal
+                return
+            if self._settled_run(chunk, lower):
+                STATS["bounded"] += 1
                 return
             # The bound as the objective's domain: no solution is lost (none is below
             # it), and a solve stops as soon as it finds one that reaches it instead of
@@ -371,12 +450,44 @@ class LexSolver:
                     break  # nothing to reach: the full model decides
         solver, status = self.run()
         if status == cp_model.INFEASIBLE:
+            if self.partial:
+                self._refuted()
             raise InfeasibleError("no solution satisfies the hard constraints")
         if objective is None and not has_solution(status):
             raise SolveLimitError(f"feasibility not decided (status {solver.status_name(status)})")
         if objective is not None and status != cp_model.OPTIMAL:
             raise SolveLimitError(f"tier not proven optimal (status {solver.status_name(status)})")
         self._keep(solver)
+        if objective is not None and self.partial:
+            self._certify(round(solver.objective_value), known)
+
+    def _certify(self, value: int, known: int | None) -> None:
+        """The optimum `value` of the near pairs is the full model's when it reaches a
+        lower bound `known` of it, or the relaxation's optimum (hinted with it): else
+        Uncertified."""
+        if known is not None and value <= known:
+            return
+        with self.relaxed():
+            solver, status = self.run(lambda: self.call(budget=self.settings.relaxed_budget))
+        if status != cp_model.OPTIMAL or round(solver.objective_value) < value:
+            raise Uncertified("the pairs left out may do better")
+
+    def _settled_run(self, chunk: Chunk, lower: int) -> bool:
+        """A solve with the incumbent's pairs away from what the chunk weighs kept as
+        they are (`neighbourhood`), within the restricted budget: a small model whose
+        solutions are the full model's.  Keeps its solution and returns True if it
+        reaches `lower`."""
+        if self.neighbourhood is None:
+            return False
+        keep = self.neighbourhood(chunk)
+        if not keep:
+            return False
+        with self.domains.fixing([(i, 1) for i in keep]):
+            solver, status = self.run(lambda: self.call(budget=self.settings.restricted_budget))
+        if not has_solution(status):
+            return False
+        self._keep(solver)
+        return round(solver.objective_value) <= lower
 
     def floor(self, term: Term) -> int:
         """The lowest value `term` can take: from its coefficients, or the bound the
@@ -519,14 +630,18 @@ def _same_sum(a: Term, b: Term) -> bool:
 
 def _forced(term: Term, val: int) -> list[tuple[int, int]] | None:
     """A tier fixed at the least value its coefficients allow leaves every Boolean it
-    weighs at its own bound (0 for a positive weight, 1 for a negative one): those
-    values (index, value), or None if the value is above that least one.  Not for a
-    one-hot term, whose least value is one of its coefficients."""
+    weighs at its own bound (0 for a positive weight, 1 for a negative one), and every
+    integer of a positive weight at 0: those values (index, value), or None if the value
+    is above that least one.  Not for a one-hot term, whose least value is one of its
+    coefficients."""
     if term.one_hot:
         return None
     weight: dict[int, int] = {}
     for c, i in zip(term.coefs, term.indices):
         weight[i] = weight.get(i, 0) + c
+    upper = term.upper or {}
+    if any(c < 0 for i, c in weight.items() if i in upper):
+        return None  # an integer at its upper bound: a constraint states it
     if val != sum(c for c in weight.values() if c < 0):
         return None
     return [(i, 0 if c > 0 else 1) for i, c in weight.items() if c]

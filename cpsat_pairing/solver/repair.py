@@ -163,3 +163,39 @@ def _rematched(
         if a < b:
             out[var(a, b)] = 1
     return out
+
+
+def settled_pairs(bm: BracketView, chunk: Sequence[tuple[Term, int]], width: int) -> list[int]:
+    """The incumbent's pairs inside the bracket (by index) whose players are ranked more
+    than `width` places from every player of a pair or a float that the chunk weighs,
+    and from those players' partners.  Kept as they are, the rest is a small model:
+    a repaired incumbent a few pairs short of the bound usually reaches it there."""
+    solver = bm.solver
+    values = solver.values
+    cost: dict[int, int] = {}
+    for term, weight in chunk:
+        for c, i in zip(term.coefs, term.indices):
+            cost[i] = cost.get(i, 0) + weight * c
+    place = {p: k for k, p in enumerate(bm.bracket)}
+    partner: dict[int, int] = {}
+    chosen: list[tuple[int, int, int]] = []
+    spots: list[int] = []
+    for (p, q), i in bm.pair_indices():
+        if values.get(i) and p in place and q in place:
+            partner[p], partner[q] = q, p
+            chosen.append((p, q, i))
+            if cost.get(i, 0) > 0:
+                spots += [place[p], place[q]]
+    for p in bm.bracket:
+        d = bm.df[p]
+        if values.get(d.index) and cost.get(d.index, 0) > 0:
+            spots.append(place[p])
+    if not spots or not chosen:
+        return []
+    near = [False] * len(bm.bracket)
+    for k in spots:
+        for j in range(max(0, k - width), min(len(near), k + width + 1)):
+            near[j] = True
+    free = {p for p, k in place.items() if near[k]}
+    free |= {partner[p] for p in list(free) if p in partner}
+    return [i for p, q, i in chosen if p not in free and q not in free]

@@ -10,17 +10,23 @@ its first solution.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import nullcontext
 
 from ortools.sat.python import cp_model
+from ortools.sat.python import cp_model_helper as cmh
 
 from cpsat_pairing.errors import SolveLimitError
-from cpsat_pairing.solver.cpsat import Status, has_solution, solution
+from cpsat_pairing.solver.cpsat import Status, Uncertified, has_solution, solution
 from cpsat_pairing.solver.lex import LexSolver
 from cpsat_pairing.solver.settings import SolverSettings
 
 
+Literal = cp_model.IntVar | cmh.Literal
+Reduction = cmh.DecisionStrategyProto.DomainReductionStrategy
+
+
 def first_in_order(
-    lex: LexSolver, decisions: Sequence[cp_model.IntVar], budget: float | None = None,
+    lex: LexSolver, decisions: Sequence[Literal], budget: float | None = None,
     ahead: Sequence[cp_model.IntVar] = (),
 ) -> bool | None:
     """Keep the solution of the fixed tiers that is first in the order of `decisions`;
@@ -32,7 +38,10 @@ def first_in_order(
     class counts (counts.py) it refutes the candidates of a big bracket by itself, and
     the LP's re-solve at every decision would be most of the search.  Where it does not,
     the search soon thrashes and stops at that budget; the search with the LP then
-    decides.  Both are complete searches in the same order: the same first solution."""
+    decides.  Both are complete searches in the same order: the same first solution.
+
+    A model of part of the pairs (`LexSolver.partial`) searches its relaxation; its
+    first solution is kept if it makes no far pair, else Uncertified is raised."""
     model = lex.model
     lex.domains.restrict(set())
     model.clear_objective()
@@ -40,8 +49,8 @@ def first_in_order(
     # After the decisions, the incumbent's true Booleans are tried true: the search
     # would otherwise set the rest (the round below the bracket) to 0 one by one and
     # repair what that breaks.
-    decided = [v.index for v in decisions]
-    done = set(decided)
+    decided = [v.index for v in decisions]  # a negated Boolean: -index - 1
+    done = {r if r >= 0 else -r - 1 for r in decided}
     values = lex.values
     completion = [i for i in lex.all_indices() if values.get(i) and i not in done]
     # The order of what follows the decisions changes which completion is found, not
@@ -50,13 +59,19 @@ def first_in_order(
     first = [v.index for v in ahead if values.get(v.index) and v.index not in done]
     put = set(first)
     completion = first + [i for i in completion if i not in put]
-    strategy = model.proto.search_strategy.add()
-    strategy.variables.extend([*decided, *completion])  # by index
-    strategy.variable_selection_strategy = cp_model.CHOOSE_FIRST
-    strategy.domain_reduction_strategy = cp_model.SELECT_MAX_VALUE
-    solver, status = _fixed_search(lex, propagation_budget(lex.settings, len(model.proto.variables)), lp=False)
-    if not has_solution(status) and status != cp_model.INFEASIBLE:
-        solver, status = _fixed_search(lex, budget, lp=True)
+    _add_strategy(model, decided, cp_model.SELECT_MAX_VALUE)
+    if lex.partial:
+        # A model of part of the pairs searches its relaxation, whose refutations hold
+        # for the full model (LexSolver.use_relaxation).  Right after the decisions, no
+        # far pair is tried first: a completion by near pairs if there is one, before
+        # the incumbent's choices below are revisited.
+        assert lex.relax is not None
+        _add_strategy(model, [lex.relax, *lex.far], cp_model.SELECT_MIN_VALUE)
+    _add_strategy(model, completion, cp_model.SELECT_MAX_VALUE)
+    with lex.relaxed() if lex.partial else nullcontext():
+        solver, status = _fixed_search(lex, propagation_budget(lex.settings, len(model.proto.variables)), lp=False)
+        if not has_solution(status) and status != cp_model.INFEASIBLE:
+            solver, status = _fixed_search(lex, budget, lp=True)
     model.proto.search_strategy.clear()
     if status == cp_model.INFEASIBLE:
         return False
@@ -64,8 +79,27 @@ def first_in_order(
         if budget is not None and solver.deterministic_time >= budget:
             return None
         raise SolveLimitError(f"feasibility not decided (status {solver.status_name(status)})")
-    lex.set_incumbent(solution(solver))
+    values = solution(solver)
+    if lex.uses_far(values):
+        raise Uncertified("the first transposition of the relaxation makes a far pair", values=values)
+    lex.set_incumbent(values)
     return True
+
+
+def _add_strategy(model: cp_model.CpModel, refs: Sequence[int], value: Reduction) -> None:
+    """Decide these literals (by reference: a negated Boolean is -index - 1) in this
+    order, each to `value` first."""
+    strategy = model.proto.search_strategy.add()
+    if all(r >= 0 for r in refs):
+        strategy.variables.extend(refs)
+    else:  # a negated Boolean as the expression 1 - b
+        for r in refs:
+            expr = strategy.exprs.add()
+            expr.vars.append(r if r >= 0 else -r - 1)
+            expr.coeffs.append(1 if r >= 0 else -1)
+            expr.offset = 0 if r >= 0 else 1
+    strategy.variable_selection_strategy = cp_model.CHOOSE_FIRST
+    strategy.domain_reduction_strategy = value
 
 
 def propagation_budget(settings: SolverSettings, size: int) -> float:

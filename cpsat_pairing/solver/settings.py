@@ -26,6 +26,18 @@ class SolverSettings:
     sparse_from: int = 4000
     windows: tuple[int, ...] = (8, 16)
     restricted_budget: float = 1.0  # per restricted solve; past it the full model decides
+    # Big brackets are first solved on a model of their near pairs only (dutch/near.py):
+    # a bracket whose residents could form at least `near_from` pairs gets the pairs
+    # within `near_window` places of the natural S1-S2 partners, the far ones as counts
+    # per class pair, and each answer a certificate; without one, the model of every
+    # pair decides.  `relaxed_budget` bounds each solve of the relaxation that such a
+    # certificate takes (past it, no certificate).
+    near_from: int = 20_000
+    near_window: int = 12
+    relaxed_budget: float = 2.0
+    # A near model whose certificate names far pairs it needs is made again with them,
+    # at most this many times.
+    near_extensions: int = 2
     # A model with more variables than this gets a proportionally bigger restricted
     # budget, up to `restricted_scale_max` times: a restriction's presolve and root LP
     # grow with the model, and a budget spent before them finds nothing at all.

@@ -60,7 +60,8 @@ class Tier:
 
 @dataclass
 class Term:
-    """One lexicographic component: minimise sum(coef * var) (all vars Boolean)."""
+    """One lexicographic component: minimise sum(coef * var) over Booleans, and over the
+    integers of `upper` (a near model's counts of far pairs, dutch/near.py)."""
 
     criterion: str
     detail: str
@@ -79,6 +80,11 @@ class Term:
     # bring (e.g. "paired residents who floated down"), so re-pairing the same residents
     # among themselves keeps the term's value: the repair (repair.py) may move such pairs.
     per_player: bool = False
+    # Variables that are not Booleans, by index, with their upper bounds (lower: 0).
+    upper: dict[int, int] | None = None
+    # The term counts the pairs of two players who prefer the same colour, each once
+    # (2026 [C12]): a near model's certificate reasons with it (dutch/near.py).
+    same_colour: bool = False
     _indices: list[int] | None = field(default=None, repr=False, compare=False)
     # Read on every tier that packs or weighs the term (a big bracket's [C12] has
     # 400,000 coefficients); a term's coefficients do not change once it is made.
@@ -109,8 +115,16 @@ class Term:
             if self.one_hot and self.coefs:
                 self._bounds = min(self.coefs), max(self.coefs)
             else:
-                self._bounds = sum(c for c in self.coefs if c < 0), sum(c for c in self.coefs if c > 0)
+                scaled = self.scaled()
+                self._bounds = sum(c for c in scaled if c < 0), sum(c for c in scaled if c > 0)
         return self._bounds
+
+    def scaled(self) -> list[int]:
+        """Each coefficient times its variable's upper bound: what the variable can add."""
+        if not self.upper:
+            return self.coefs
+        upper = self.upper
+        return [c * upper.get(i, 1) for c, i in zip(self.coefs, self.indices)]
 
     def magnitude(self) -> int:
         """The largest absolute value the term's sum can take: its largest coefficient
@@ -119,7 +133,7 @@ class Term:
             if self.one_hot and self.coefs:
                 self._magnitude = max(abs(c) for c in self.coefs)
             else:
-                self._magnitude = sum(abs(c) for c in self.coefs)
+                self._magnitude = sum(abs(c) for c in self.scaled())
         return self._magnitude
 
     def expr(self) -> cp_model.LinearExprT:
@@ -208,10 +222,15 @@ def add_sum(model: cp_model.CpModel, indices: list[int], lo: int = INT_MIN, hi: 
 
 def add_linear(model: cp_model.CpModel, indices: list[int], coefs: list[int], value: int) -> None:
     """sum(coefs * variables) == value, written into the proto."""
+    add_weighted(model, indices, coefs, value, value)
+
+
+def add_weighted(model: cp_model.CpModel, indices: list[int], coefs: list[int], lo: int, hi: int) -> None:
+    """lo <= sum(coefs * variables) <= hi, written into the proto."""
     constraints = model.proto.constraints
     indices, coefs = list(indices), list(coefs)  # copies for the log: callers may reuse theirs
-    _written(model)[len(constraints)] = (indices, coefs, value, value)
+    _written(model)[len(constraints)] = (indices, coefs, lo, hi)
     linear = constraints.add().linear
     linear.vars.extend(indices)
     linear.coeffs.extend(coefs)
-    linear.domain.extend([value, value])
+    linear.domain.extend([lo, hi])

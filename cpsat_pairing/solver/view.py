@@ -4,7 +4,7 @@ provide it; the solver layer needs no more of the Dutch system than this."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from ortools.sat.python import cp_model
@@ -15,6 +15,39 @@ if TYPE_CHECKING:
     from cpsat_pairing.solver.lex import LexSolver
 
 Pair = tuple[int, int]
+
+
+class FarGroupView(Protocol):
+    """A near model's far pairs between two classes of players, as one count."""
+
+    classes: tuple[int, int]  # the two classes (player_classes), the lower first
+    var: cp_model.IntVar  # how many of those pairs are made
+    count: int  # how many there are
+
+
+class FarView(Protocol):
+    """What a near model (dutch/near.py) keeps of its far pairs."""
+
+    @property
+    def cls(self) -> dict[int, int]:
+        """Each modelled player's class (solver/bounds.player_classes)."""
+        ...
+
+    @property
+    def groups(self) -> Sequence[FarGroupView]:
+        ...
+
+    @property
+    def f(self) -> dict[int, cp_model.IntVar]:
+        """A Boolean per player: paired by a far pair."""
+        ...
+
+    @property
+    def sides(self) -> dict[int, tuple[tuple[int, int], int, int]]:
+        """Once S1 and S2 are fixed: each count of far S1-S2 pairs of two classes, by
+        index, with an S1 and an S2 player of them, the index of the two classes' far
+        count, and its upper bound."""
+        ...
 
 
 class BracketView(Protocol):
@@ -31,6 +64,11 @@ class BracketView(Protocol):
     x: dict[Pair, cp_model.IntVar]  # a Boolean per compatible pair
     df: dict[int, cp_model.IntVar]  # a bracket player not paired inside the bracket
     u: dict[int, cp_model.IntVar]  # the player left unpaired (the PAB)
+
+    @property
+    def far(self) -> FarView | None:
+        """A near model's far pairs, or None: every pair is modelled."""
+        ...
 
     @property
     def adj_index(self) -> dict[int, list[tuple[int, int]]]:

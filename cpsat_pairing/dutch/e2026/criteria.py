@@ -142,7 +142,9 @@ def colour_preferences(bm: PairModel) -> list[Term]:
     """[C12] minimise players who do not get their colour preference."""
     pref = {p: bm.state.players[p].pref_colour for p in bm.bracket}
     weighted = [(1, v) for (p, q), v in bm.bracket_pairs() if pref[p] is not None and pref[p] == pref[q]]
-    return [bm.term("C12", "unmet colour preferences", weighted)]
+    term = bm.term("C12", "unmet colour preferences", weighted)
+    term.same_colour = True
+    return [term]
 
 
 @criterion("C13")

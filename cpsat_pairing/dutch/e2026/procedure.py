@@ -18,7 +18,7 @@ the next model decides.  Only the exact model's infeasibility is "no valid pairi
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 from cpsat_pairing.domain.compat import Compatibility
@@ -39,12 +39,19 @@ from cpsat_pairing.dutch.registry import CRITERIA
 from cpsat_pairing.dutch.result import BracketTrace, Pair
 from cpsat_pairing.dutch.unpairable import no_valid_pairing
 from cpsat_pairing.errors import NoValidPairing, SolveLimitError
-from cpsat_pairing.solver.cpsat import STATS, InfeasibleError
+from cpsat_pairing.solver.cpsat import STATS, InfeasibleError, Uncertified
 from cpsat_pairing.solver.matching import LazyAdjacency, is_perfect
 from cpsat_pairing.solver.terms import Term
 
 # What a relaxed or partial model may raise instead of answering.
-RELAXATION_FAILURES = (NoValidPairing, InfeasibleError, SolveLimitError)
+RELAXATION_FAILURES = (NoValidPairing, InfeasibleError, SolveLimitError, Uncertified)
+
+
+def near_pays(rc: RoundContext, bracket: Bracket) -> bool:
+    """Whether the bracket's residents are many enough for a model of their near pairs
+    (SolverSettings.near_from) to be worth its certificates."""
+    n = len(bracket.residents)
+    return n * (n - 1) // 2 >= rc.settings.near_from
 
 
 def pab_prepass(st: RoundState, present: list[int], ok: Compatibility) -> tuple[Fraction | None, list[Pair]]:
@@ -113,14 +120,16 @@ def start_with_pab_score(rc: RoundContext) -> None:
     )
 
 
-def build_model(rc: RoundContext, bracket: Bracket, kind: str) -> BracketModel:
+def build_model(rc: RoundContext, bracket: Bracket, kind: str, extra: Sequence[Pair] = ()) -> BracketModel:
     """One bracket's model of the given kind, started from the witness (or, if that does
-    not fit it, from any solution)."""
-    cls = AggregateBracketModel if kind == "aggregate" else BracketModel
+    not fit it, from any solution).  "near" is the aggregate model of the near pairs
+    (dutch/near.py), which also makes the pairs `extra`."""
+    cls = AggregateBracketModel if kind in ("near", "aggregate") else BracketModel
     start = time.perf_counter()
     bm = cls(
         rc.state, rc.remaining, bracket.players, frozenset(bracket.mdps), bracket.next_group, rc.compatible,
         rc.pab_allowed, settings=rc.settings, pab_score=rc.pab_score, lazy=kind != "exact",
+        near=[*rc.witness, *extra] if kind == "near" else None,
     )
     STATS["build_seconds"] += time.perf_counter() - start
     first_solution(bm, rc)
@@ -147,6 +156,8 @@ class Procedure2026:
         kinds = [k for k in rc.settings.models if rc.forced is None or k != "aggregate"]
         if not bracket.next_group:
             kinds = [k for k in kinds if k != "lazy"]  # no next scoregroup: aggregate = lazy
+        if "aggregate" in kinds and near_pays(rc, bracket):
+            kinds.insert(kinds.index("aggregate"), "near")
         head = bracket.head(len(rc.scoregroups))
         full: list[Pair] | None = None
         for kind in kinds:
@@ -157,12 +168,14 @@ class Procedure2026:
                 full = bm.complete()
                 break
             try:
-                bm = self.solve(rc, bracket, kind, on_tier)
-            except RELAXATION_FAILURES:
+                bm = self.solve_near(rc, bracket, on_tier) if kind == "near" else self.solve(rc, bracket, kind, on_tier)
+            except RELAXATION_FAILURES as failure:
                 STATS["fallbacks"] += 1
+                STATS["uncertified"] += isinstance(failure, Uncertified)
                 continue
             full = bm.complete()
             if full is not None:
+                STATS["near"] += kind == "near"
                 break
         assert full is not None, "the exact model always completes"
         pairs, floaters = bm.bracket_result()
@@ -170,12 +183,29 @@ class Procedure2026:
         rc.record(BracketTrace(bracket.score, bracket.residents, bracket.mdps, pairs, floaters, list(bm.solver.trace)),
                   witness=[pq for pq in full if pq not in taken])
 
+    @classmethod
+    def solve_near(cls, rc: RoundContext, bracket: Bracket, on_tier: Callable[[str], None] | None) -> BracketModel:
+        """The bracket on a model of its near pairs (dutch/near.py), which a certificate
+        that fails for want of some far pairs makes again with them, up to
+        `SolverSettings.near_extensions` times."""
+        extra: list[Pair] = []
+        for _ in range(rc.settings.near_extensions):
+            try:
+                return cls.solve(rc, bracket, "near", on_tier, extra)
+            except Uncertified as failure:
+                if not failure.pairs:
+                    raise
+                STATS["extended"] += 1
+                extra += failure.pairs
+        return cls.solve(rc, bracket, "near", on_tier, extra)
+
     @staticmethod
-    def solve(rc: RoundContext, bracket: Bracket, kind: str, on_tier: Callable[[str], None] | None) -> BracketModel:
+    def solve(rc: RoundContext, bracket: Bracket, kind: str, on_tier: Callable[[str], None] | None,
+              extra: Sequence[Pair] = ()) -> BracketModel:
         """Build the bracket's model of that kind, then solve its quality tiers and the
         generation order: the tiers after [C8] on the bracket alone when the bracket is
         a small part of the model."""
-        bm = build_model(rc, bracket, kind)
+        bm = build_model(rc, bracket, kind, extra)
         bm.solver.on_tier = on_tier
         terms = quality_terms(rc, bm)
         local = bm.local_vars()
