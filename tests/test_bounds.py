@@ -44,9 +44,9 @@ def restricted_everywhere(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, in
         last.append(value)
         return value
 
-    def solve(self, objective=None, chunk=()):
+    def solve(self, objective=None, chunk=(), **kwargs):
         last.clear()
-        original_solve(self, objective, chunk)
+        original_solve(self, objective, chunk, **kwargs)
         if last and last[-1] is not None:
             seen.append((last[-1], sum(w * self.value(t) for t, w in chunk)))
 

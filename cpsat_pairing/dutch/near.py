@@ -215,6 +215,22 @@ class FarPairs:
         """Whether a solution makes a far pair."""
         return any(values.get(v.index, 0) for v in self.f.values())
 
+    def wanted(self, bm: PairModel, values: dict[int, int]) -> list[Pair]:
+        """The far pairs a solution of the relaxation (`values`) may stand for: every
+        compatible pair of two of its players paired by far pairs (f = 1) whose classes
+        it counts.  A near model made again with them can pair those players so."""
+        counted = {g.classes for g in self.groups if values.get(g.var.index, 0)}
+        far = [p for p, v in self.f.items() if values.get(v.index, 0)]
+        x = bm.x
+        out: list[Pair] = []
+        for i, p in enumerate(far):
+            for q in far[i + 1:]:
+                a, b = self.cls[p], self.cls[q]
+                if ((a, b) if a <= b else (b, a)) in counted and (p, q) not in x and (q, p) not in x \
+                        and bm.compatible(p, q):
+                    out.append((p, q))
+        return out
+
     def split_by_sides(self, bm: PairModel, s1: Sequence[int], s2: Sequence[int]) -> None:
         """Once S1 and S2 are fixed for good every pair of the remainder joins them:
         count the far pairs by class in S1 and class in S2, so that the relaxation

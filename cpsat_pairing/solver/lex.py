@@ -89,6 +89,8 @@ class LexSolver:
         # A model of part of the pairs (`use_relaxation`): the Boolean that lets its far
         # pairs be made, and the Booleans that say a far pair is made.
         self.relax: int | None = None
+        # The relaxation's last optimal solution, when it made far pairs (_relaxed_bound).
+        self._far_optimum: dict[int, int] | None = None
         self.far: list[int] = []
 
     # -- the incumbent ---------------------------------------------------------------
@@ -400,7 +402,7 @@ class LexSolver:
 
     # -- tiers --------------------------------------------------------------------------
 
-    def solve(self, objective: tuple[list[int], list[int]] | None = None, chunk: Chunk = ()) -> None:
+    def solve(self, objective: tuple[list[int], list[int]] | None = None, chunk: Chunk = (), unpack: bool = False) -> None:
         """Solve with an optional objective (variable indices, coefficients) and store the
         solution as the incumbent.
 
@@ -410,7 +412,13 @@ class LexSolver:
         narrowest first.  One is kept if it reaches a lower bound: the terms' own, or the
         count model's (the objective's domain starts at the bound, so a solve that reaches
         it stops there).  Otherwise it is the hint of the next solve; the full model's
-        then mostly proves it."""
+        then mostly proves it.
+
+        A model of part of the pairs (`partial`) tries the incumbent, the repair and the
+        pairs away from the chunk's (`_settled_run`) against the bound; past them, with
+        `unpack`, it raises _Unpack (the caller solves the chunk's first tier alone),
+        else it takes the relaxation's optimum as the bound (`_relaxed_bound`) before
+        its own solve, whose optimum must reach it (`_certify`)."""
         self.model.clear_objective()
         if objective is not None:
             set_objective(self.model, *objective)
@@ -429,12 +437,29 @@ class LexSolver:
             if self._settled_run(chunk, lower):
                 STATS["bounded"] += 1
                 return
+            if unpack:
+                raise _Unpack
             # The bound as the objective's domain: no solution is lost (none is below
             # it), and a solve stops as soon as it finds one that reaches it instead of
             # using up its budget to prove what the bound already proves.
             top = sum(c for c in objective[1] if c > 0)
             if lower <= top:
                 self.model.proto.objective.domain.extend([lower, top])
+            if self.partial:
+                relaxed = self._relaxed_bound(chunk, lower)
+                if relaxed is None:
+                    return  # the incumbent or the relaxation's solution is optimal
+                known = lower = relaxed
+                self.model.proto.objective.domain.clear()
+                if lower <= top:
+                    self.model.proto.objective.domain.extend([lower, top])
+                if self._certified_run(known):
+                    return
+                if self._far_optimum is not None:
+                    # The relaxation's optimum is reached only by far pairs so far: a
+                    # near model with them may reach it, and this one cannot prove
+                    # what it would need to (that nothing does) in any fair time.
+                    raise Uncertified("the relaxation does better by far pairs", values=self._far_optimum)
             for level in range(len(self.optional)):
                 found_ = self._restricted_run(level)
                 if found_ is None:
@@ -471,6 +496,48 @@ class LexSolver:
             solver, status = self.run(lambda: self.call(budget=self.settings.relaxed_budget))
         if status != cp_model.OPTIMAL or round(solver.objective_value) < value:
             raise Uncertified("the pairs left out may do better")
+
+    def _certified_run(self, known: int) -> bool:
+        """The near pairs' best solution within `relaxed_budget`, kept if it reaches
+        `known` or the relaxation (hinted with it) proves that nothing does better: the
+        near model need not prove its own optimum, which can take far longer than the
+        relaxation's proof.  False if neither settles it (the unbounded solve decides)."""
+        solver, status = self.run(lambda: self.call(budget=self.settings.relaxed_budget))
+        if not has_solution(status):
+            return False
+        self._keep(solver)
+        value = round(solver.objective_value)
+        if value <= known:
+            return True
+        with self.relaxed():
+            relaxed, status = self.run(lambda: self.call(budget=self.settings.relaxed_budget))
+        if status == cp_model.OPTIMAL and round(relaxed.objective_value) >= value:
+            STATS["bounded"] += 1
+            return True
+        return False
+
+    def _relaxed_bound(self, chunk: Chunk, lower: int) -> int | None:
+        """The relaxation's optimum of the objective set (a lower bound of the full
+        model's, often tighter than the count model's); None when it settles the tier:
+        the incumbent reaches it, or the relaxation's optimal solution makes no far pair
+        (then it is the incumbent).  `lower` if the relaxation is not solved within
+        `relaxed_budget`."""
+        self._far_optimum = None
+        with self.relaxed():
+            solver, status = self.run(lambda: self.call(budget=self.settings.relaxed_budget))
+        if status != cp_model.OPTIMAL:
+            return lower
+        bound = round(solver.objective_value)
+        if sum(w * self.value(t) for t, w in chunk) <= bound:
+            STATS["bounded"] += 1
+            return None
+        values = solution(solver)
+        if not self.uses_far(values):
+            self._values = values
+            STATS["bounded"] += 1
+            return None
+        self._far_optimum = values
+        return max(lower, bound)
 
     def _settled_run(self, chunk: Chunk, lower: int) -> bool:
         """A solve with the incumbent's pairs away from what the chunk weighs kept as
@@ -560,7 +627,7 @@ class LexSolver:
             chunk = [term]
             j = i + 1
             while j < len(terms) and terms[j].active is None:
-                if not any(_same_sum(terms[j], t) for t in chunk):
+                if not any(terms[j].same_sum(t) for t in chunk):
                     if not fits(chunk + [terms[j]], max_weight):
                         break
                     chunk.append(terms[j])
@@ -573,7 +640,13 @@ class LexSolver:
                 coefs += [c * w for c in t.coefs] if w != 1 else t.coefs
             if self.on_tier is not None:
                 self.on_tier(term.name)
-            self.solve((indices, coefs), weighted)
+            try:
+                self.solve((indices, coefs), weighted, unpack=self.partial and len(chunk) > 1)
+            except _Unpack:
+                # A near model proves one tier at a time more easily than a packed
+                # objective (solve); the rest of the chunk comes next.
+                j = i + 1
+                self.solve((term.indices, term.coefs), [(term, 1)])
             solves += 1
             for t in terms[i:j]:
                 val = self.value(t)
@@ -591,8 +664,8 @@ class LexSolver:
         """The value of a fixed tier that is the same sum as `term`, or None."""
         if not term.vars:
             return None
-        for other, val in self._sums.get(_sum_key(term), ()):
-            if _same_sum(other, term):
+        for other, val in self._sums.get(term.sum_key(), ()):
+            if other.same_sum(term):
                 return val
         return None
 
@@ -604,8 +677,8 @@ class LexSolver:
             self.trace.append(term.tier(val))
             return
         if term.vars:
-            self._sums.setdefault(_sum_key(term), []).append((term, val))
-            forced = _forced(term, val)
+            self._sums.setdefault(term.sum_key(), []).append((term, val))
+            forced = term.forced(val)
             if forced is not None:
                 # The domains say it all, and CP-SAT drops fixed variables as it loads the
                 # model, where a constraint over them (185,000 pairs for [C12] at 0 in a
@@ -619,29 +692,5 @@ class LexSolver:
         self.trace.append(term.tier(val))
 
 
-def _sum_key(term: Term) -> tuple[int, int, int]:
-    return len(term.indices), hash(tuple(term.indices)), hash(tuple(term.coefs))
-
-
-def _same_sum(a: Term, b: Term) -> bool:
-    """The same variables with the same coefficients, in the same order."""
-    return a.indices == b.indices and a.coefs == b.coefs
-
-
-def _forced(term: Term, val: int) -> list[tuple[int, int]] | None:
-    """A tier fixed at the least value its coefficients allow leaves every Boolean it
-    weighs at its own bound (0 for a positive weight, 1 for a negative one), and every
-    integer of a positive weight at 0: those values (index, value), or None if the value
-    is above that least one.  Not for a one-hot term, whose least value is one of its
-    coefficients."""
-    if term.one_hot:
-        return None
-    weight: dict[int, int] = {}
-    for c, i in zip(term.coefs, term.indices):
-        weight[i] = weight.get(i, 0) + c
-    upper = term.upper or {}
-    if any(c < 0 for i, c in weight.items() if i in upper):
-        return None  # an integer at its upper bound: a constraint states it
-    if val != sum(c for c in weight.values() if c < 0):
-        return None
-    return [(i, 0 if c > 0 else 1) for i, c in weight.items() if c]
+class _Unpack(Exception):
+    """A packed chunk of a near model that no shortcut settled: its tiers one by one."""

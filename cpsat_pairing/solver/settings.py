@@ -34,10 +34,12 @@ class SolverSettings:
     # certificate takes (past it, no certificate).
     near_from: int = 20_000
     near_window: int = 12
-    relaxed_budget: float = 2.0
+    relaxed_budget: float = 5.0
     # A near model whose certificate names far pairs it needs is made again with them,
-    # at most this many times.
+    # at most `near_extensions` times and with at most `near_extension_pairs` of them
+    # (more is a model of nearly every pair, which the aggregate model builds faster).
     near_extensions: int = 2
+    near_extension_pairs: int = 2000
     # A model with more variables than this gets a proportionally bigger restricted
     # budget, up to `restricted_scale_max` times: a restriction's presolve and root LP
     # grow with the model, and a budget spent before them finds nothing at all.

@@ -136,6 +136,32 @@ class Term:
                 self._magnitude = sum(abs(c) for c in self.scaled())
         return self._magnitude
 
+    def sum_key(self) -> tuple[int, int, int]:
+        """A key under which terms that are the same sum meet (`same_sum`)."""
+        return len(self.indices), hash(tuple(self.indices)), hash(tuple(self.coefs))
+
+    def same_sum(self, other: Term) -> bool:
+        """The same variables with the same coefficients, in the same order."""
+        return self.indices == other.indices and self.coefs == other.coefs
+
+    def forced(self, val: int) -> list[tuple[int, int]] | None:
+        """A tier fixed at the least value its coefficients allow leaves every Boolean it
+        weighs at its own bound (0 for a positive weight, 1 for a negative one), and every
+        integer of a positive weight at 0: those values (index, value), or None if the value
+        is above that least one.  Not for a one-hot term, whose least value is one of its
+        coefficients."""
+        if self.one_hot:
+            return None
+        weight: dict[int, int] = {}
+        for c, i in zip(self.coefs, self.indices):
+            weight[i] = weight.get(i, 0) + c
+        upper = self.upper or {}
+        if any(c < 0 for i, c in weight.items() if i in upper):
+            return None  # an integer at its upper bound: a constraint states it
+        if val != sum(c for c in weight.values() if c < 0):
+            return None
+        return [(i, 0 if c > 0 else 1) for i, c in weight.items() if c]
+
     def expr(self) -> cp_model.LinearExprT:
         return cp_model.LinearExpr.weighted_sum(self.vars, self.coefs)
 

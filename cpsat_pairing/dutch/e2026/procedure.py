@@ -187,13 +187,13 @@ class Procedure2026:
     def solve_near(cls, rc: RoundContext, bracket: Bracket, on_tier: Callable[[str], None] | None) -> BracketModel:
         """The bracket on a model of its near pairs (dutch/near.py), which a certificate
         that fails for want of some far pairs makes again with them, up to
-        `SolverSettings.near_extensions` times."""
+        `SolverSettings.near_extensions` times and `near_extension_pairs` far pairs."""
         extra: list[Pair] = []
         for _ in range(rc.settings.near_extensions):
             try:
                 return cls.solve(rc, bracket, "near", on_tier, extra)
             except Uncertified as failure:
-                if not failure.pairs:
+                if not failure.pairs or len(extra) + len(failure.pairs) > rc.settings.near_extension_pairs:
                     raise
                 STATS["extended"] += 1
                 extra += failure.pairs
@@ -202,25 +202,35 @@ class Procedure2026:
     @staticmethod
     def solve(rc: RoundContext, bracket: Bracket, kind: str, on_tier: Callable[[str], None] | None,
               extra: Sequence[Pair] = ()) -> BracketModel:
-        """Build the bracket's model of that kind, then solve its quality tiers and the
-        generation order: the tiers after [C8] on the bracket alone when the bracket is
-        a small part of the model."""
+        """Build the bracket's model of that kind and solve it (`_solved`); a near
+        model whose relaxation does better by far pairs names them (FarPairs.wanted)."""
         bm = build_model(rc, bracket, kind, extra)
         bm.solver.on_tier = on_tier
-        terms = quality_terms(rc, bm)
-        local = bm.local_vars()
-        k = len(terms)
-        while k and terms[k - 1].active is None and local.issuperset(terms[k - 1].indices):
-            k -= 1
-        if rc.forced is not None or bm.u or len(bm.x) < 2 * len(local) or not rc.settings.bracket_alone:
-            bm.solver.minimize(terms)
-            generation_order_keeping_below(bm, local)
-            return bm
-        bm.solver.minimize(terms[:k])
-        if not solve_locally(rc.edition, bm):
-            bm.solver.minimize(terms[k:])
-            generation_order_keeping_below(bm, local)
+        try:
+            return _solved(rc, bm)
+        except Uncertified as failure:
+            if bm.far is None or failure.pairs or not failure.values:
+                raise
+            raise Uncertified(str(failure), bm.far.wanted(bm, failure.values)) from None
+
+
+def _solved(rc: RoundContext, bm: BracketModel) -> BracketModel:
+    """Solve `bm`'s quality tiers, then the generation order: the tiers after [C8] on
+    the bracket alone when the bracket is a small part of the model."""
+    terms = quality_terms(rc, bm)
+    local = bm.local_vars()
+    k = len(terms)
+    while k and terms[k - 1].active is None and local.issuperset(terms[k - 1].indices):
+        k -= 1
+    if rc.forced is not None or bm.u or len(bm.x) < 2 * len(local) or not rc.settings.bracket_alone:
+        bm.solver.minimize(terms)
+        generation_order_keeping_below(bm, local)
         return bm
+    bm.solver.minimize(terms[:k])
+    if not solve_locally(rc.edition, bm):
+        bm.solver.minimize(terms[k:])
+        generation_order_keeping_below(bm, local)
+    return bm
 
 
 def _on_tier(rc: RoundContext, head: str) -> Callable[[str], None]:
