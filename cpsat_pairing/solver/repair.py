@@ -30,16 +30,22 @@ if TYPE_CHECKING:
     from cpsat_pairing.solver.view import BracketView
 
 
+def chunk_costs(chunk: Sequence[tuple[Term, int]]) -> dict[int, int]:
+    """Each variable's weight in the chunk's objective, by index."""
+    cost: dict[int, int] = {}
+    for term, weight in chunk:
+        for c, i in zip(term.coefs, term.indices):
+            cost[i] = cost.get(i, 0) + weight * c
+    return cost
+
+
 def repair(bm: BracketView, chunk: Sequence[tuple[Term, int]]) -> dict[int, int] | None:
     """The incumbent with the residents' pairs among themselves re-made to lower the
     chunk's value (each pair's cost: its weight in the chunk), or None if nothing was
     found.  The result still has to be checked against the model."""
     solver = bm.solver
     values = solver.values
-    cost: dict[int, int] = {}
-    for term, weight in chunk:
-        for c, i in zip(term.coefs, term.indices):
-            cost[i] = cost.get(i, 0) + weight * c
+    cost = chunk_costs(chunk)
     if not any(cost.values()):
         return None
     weighed = solver.weighed  # such pairs stay as they are, and none is made
@@ -170,12 +176,8 @@ def settled_pairs(bm: BracketView, chunk: Sequence[tuple[Term, int]], width: int
     than `width` places from every player of a pair or a float that the chunk weighs,
     and from those players' partners.  Kept as they are, the rest is a small model:
     a repaired incumbent a few pairs short of the bound usually reaches it there."""
-    solver = bm.solver
-    values = solver.values
-    cost: dict[int, int] = {}
-    for term, weight in chunk:
-        for c, i in zip(term.coefs, term.indices):
-            cost[i] = cost.get(i, 0) + weight * c
+    values = bm.solver.values
+    cost = chunk_costs(chunk)
     place = {p: k for k, p in enumerate(bm.bracket)}
     partner: dict[int, int] = {}
     chosen: list[tuple[int, int, int]] = []
