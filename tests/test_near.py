@@ -118,7 +118,7 @@ def test_uncertified_near_models_hand_over_to_the_model_of_every_pair(monkeypatc
         raise Uncertified("no certificate in this test")
 
     monkeypatch.setattr(LexSolver, "_certify", refuse)
-    monkeypatch.setattr(LexSolver, "_relaxed_bound", lambda self, chunk, lower: lower)
+    monkeypatch.setattr(LexSolver, "_relaxed_bound", lambda self, chunk, lower: (lower, None))
     monkeypatch.setattr(LexSolver, "_certified_run", lambda self, known: False)
     monkeypatch.setattr(LexSolver, "_settled_run", lambda self, chunk, lower: False)
     before = STATS["uncertified"]

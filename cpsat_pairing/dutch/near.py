@@ -215,12 +215,16 @@ class FarPairs:
         """Whether a solution makes a far pair."""
         return any(values.get(v.index, 0) for v in self.f.values())
 
+    def paired_far(self, values: dict[int, int]) -> list[int]:
+        """The players a solution of the relaxation (`values`) pairs by far pairs."""
+        return [p for p, v in self.f.items() if values.get(v.index, 0)]
+
     def wanted(self, bm: PairModel, values: dict[int, int]) -> list[Pair]:
         """The far pairs a solution of the relaxation (`values`) may stand for: every
         compatible pair of two of its players paired by far pairs (f = 1) whose classes
         it counts.  A near model made again with them can pair those players so."""
         counted = {g.classes for g in self.groups if values.get(g.var.index, 0)}
-        far = [p for p, v in self.f.items() if values.get(v.index, 0)]
+        far = self.paired_far(values)
         x = bm.x
         out: list[Pair] = []
         for i, p in enumerate(far):

@@ -19,7 +19,7 @@ from ortools.sat.python import cp_model
 from cpsat_pairing.dutch.model import PairModel
 from cpsat_pairing.solver.counts import add_class_counts
 from cpsat_pairing.solver.cpsat import InfeasibleError, Uncertified
-from cpsat_pairing.solver.repair import split_witness
+from cpsat_pairing.solver.repair import incumbent_pairs, pairs_away, split_witness
 from cpsat_pairing.solver.search import Literal, first_in_order
 from cpsat_pairing.solver.terms import Tier, TierKind
 
@@ -68,7 +68,7 @@ def _fix_partners(
             raise
         # A near model whose relaxation pairs these players by far pairs: made again
         # with their pairs between S1 and S2, it may pair them so.
-        far = [p for p, v in bm.far.f.items() if failure.values.get(v.index)]
+        far = bm.far.paired_far(failure.values)
         ones = [p for p in far if p in s1set], [q for q in far if q not in s1set]
         raise Uncertified(str(failure), [(p, q) for p in ones[0] for q in ones[1] if bm.compatible(p, q)]) from None
     if found is None:
@@ -188,18 +188,12 @@ def _near_check(bm: PairModel, value: tuple[int, int], pair: tuple[int, int]) ->
     ranked near the two of `pair` and near their partners: the new pair displaces a few
     players, whom the near pairs around them usually take in."""
     solver = bm.solver
-    order = {p: i for i, p in enumerate(bm.bracket)}
-    partner: dict[int, int] = {}
-    kept: list[tuple[tuple[int, int], int]] = []
-    for (p, q), i in bm.pair_indices():
-        if solver.values.get(i):
-            partner[p], partner[q] = q, p
-            kept.append(((p, q), i))
-    spots = [order[p] for p in pair if p in order] + [order[partner[p]] for p in pair if partner.get(p) in order]
+    place = {p: i for i, p in enumerate(bm.bracket)}
+    chosen = incumbent_pairs(bm)
+    partner = {p: q for a, b, _ in chosen for p, q in ((a, b), (b, a))}
+    spots = [place[p] for p in pair if p in place] + [place[partner[p]] for p in pair if partner.get(p) in place]
     for width in (bm.solver.settings.near_window, 4 * bm.solver.settings.near_window):
-        free = {bm.bracket[j] for k in spots for j in range(max(0, k - width), min(len(bm.bracket), k + width + 1))}
-        free |= {partner[p] for p in free if p in partner}
-        keep = [(i, 1) for (p, q), i in kept if p not in free and q not in free]
+        keep = [(i, 1) for i in pairs_away(bm, chosen, spots, width)]
         answer = solver.check_values([value, *keep], conclusive=False)
         if answer is not None:
             return answer

@@ -89,8 +89,6 @@ class LexSolver:
         # A model of part of the pairs (`use_relaxation`): the Boolean that lets its far
         # pairs be made, and the Booleans that say a far pair is made.
         self.relax: int | None = None
-        # The relaxation's last optimal solution, when it made far pairs (_relaxed_bound).
-        self._far_optimum: dict[int, int] | None = None
         self.far: list[int] = []
 
     # -- the incumbent ---------------------------------------------------------------
@@ -176,11 +174,21 @@ class LexSolver:
     def _refuted(self) -> bool:
         """A "no" of the near pairs, asked again of the relaxation (the objective, if
         any, stays): True if it confirms it; raises Uncertified if not."""
-        with self.relaxed():
-            solver, status = self.run(lambda: self.call(budget=self.settings.relaxed_budget))
+        _, status = self._relaxation_run()
         if status == cp_model.INFEASIBLE:
             return True
         raise Uncertified("the pairs left out may answer yes")
+
+    def _relaxation_run(self) -> tuple[cp_model.CpSolver, Status]:
+        """`run` on the relaxation, hinted with the incumbent, within `relaxed_budget`."""
+        with self.relaxed():
+            return self.run(lambda: self.call(budget=self.settings.relaxed_budget))
+
+    def _relaxation_reaches(self, value: int) -> bool:
+        """Whether the relaxation proves that no solution does better than `value` (its
+        optimum, within the objective's domain, is `value` or more)."""
+        solver, status = self._relaxation_run()
+        return status == cp_model.OPTIMAL and round(solver.objective_value) >= value
 
     @contextmanager
     def without_presolve(self) -> Iterator[None]:
@@ -417,8 +425,10 @@ class LexSolver:
         A model of part of the pairs (`partial`) tries the incumbent, the repair and the
         pairs away from the chunk's (`_settled_run`) against the bound; past them, with
         `unpack`, it raises _Unpack (the caller solves the chunk's first tier alone),
-        else it takes the relaxation's optimum as the bound (`_relaxed_bound`) before
-        its own solve, whose optimum must reach it (`_certify`)."""
+        else it takes the relaxation's optimum as the bound (`_relaxed_bound`), keeps a
+        near solution that reaches it or that the relaxation proves optimal
+        (`_certified_run`), names the relaxation's far pairs when only they reach it
+        (Uncertified), and past that its own optimum must be certified (`_certify`)."""
         self.model.clear_objective()
         if objective is not None:
             set_objective(self.model, *objective)
@@ -449,17 +459,18 @@ class LexSolver:
                 relaxed = self._relaxed_bound(chunk, lower)
                 if relaxed is None:
                     return  # the incumbent or the relaxation's solution is optimal
-                known = lower = relaxed
+                lower, far_optimum = relaxed
+                known = lower
                 self.model.proto.objective.domain.clear()
                 if lower <= top:
                     self.model.proto.objective.domain.extend([lower, top])
                 if self._certified_run(known):
                     return
-                if self._far_optimum is not None:
+                if far_optimum is not None:
                     # The relaxation's optimum is reached only by far pairs so far: a
                     # near model with them may reach it, and this one cannot prove
                     # what it would need to (that nothing does) in any fair time.
-                    raise Uncertified("the relaxation does better by far pairs", values=self._far_optimum)
+                    raise Uncertified("the relaxation does better by far pairs", values=far_optimum)
             for level in range(len(self.optional)):
                 found_ = self._restricted_run(level)
                 if found_ is None:
@@ -490,11 +501,7 @@ class LexSolver:
         """The optimum `value` of the near pairs is the full model's when it reaches a
         lower bound `known` of it, or the relaxation's optimum (hinted with it): else
         Uncertified."""
-        if known is not None and value <= known:
-            return
-        with self.relaxed():
-            solver, status = self.run(lambda: self.call(budget=self.settings.relaxed_budget))
-        if status != cp_model.OPTIMAL or round(solver.objective_value) < value:
+        if (known is None or value > known) and not self._relaxation_reaches(value):
             raise Uncertified("the pairs left out may do better")
 
     def _certified_run(self, known: int) -> bool:
@@ -509,24 +516,20 @@ class LexSolver:
         value = round(solver.objective_value)
         if value <= known:
             return True
-        with self.relaxed():
-            relaxed, status = self.run(lambda: self.call(budget=self.settings.relaxed_budget))
-        if status == cp_model.OPTIMAL and round(relaxed.objective_value) >= value:
+        if self._relaxation_reaches(value):
             STATS["bounded"] += 1
             return True
         return False
 
-    def _relaxed_bound(self, chunk: Chunk, lower: int) -> int | None:
+    def _relaxed_bound(self, chunk: Chunk, lower: int) -> tuple[int, dict[int, int] | None] | None:
         """The relaxation's optimum of the objective set (a lower bound of the full
-        model's, often tighter than the count model's); None when it settles the tier:
-        the incumbent reaches it, or the relaxation's optimal solution makes no far pair
-        (then it is the incumbent).  `lower` if the relaxation is not solved within
-        `relaxed_budget`."""
-        self._far_optimum = None
-        with self.relaxed():
-            solver, status = self.run(lambda: self.call(budget=self.settings.relaxed_budget))
+        model's, often tighter than the count model's) and its solution, which makes far
+        pairs; None when it settles the tier: the incumbent reaches it, or the
+        relaxation's optimal solution makes no far pair (then it is the incumbent).
+        (`lower`, None) if the relaxation is not solved within `relaxed_budget`."""
+        solver, status = self._relaxation_run()
         if status != cp_model.OPTIMAL:
-            return lower
+            return lower, None
         bound = round(solver.objective_value)
         if sum(w * self.value(t) for t, w in chunk) <= bound:
             STATS["bounded"] += 1
@@ -536,8 +539,7 @@ class LexSolver:
             self._values = values
             STATS["bounded"] += 1
             return None
-        self._far_optimum = values
-        return max(lower, bound)
+        return max(lower, bound), values
 
     def _settled_run(self, chunk: Chunk, lower: int) -> bool:
         """A solve with the incumbent's pairs away from what the chunk weighs kept as

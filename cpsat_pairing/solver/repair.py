@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import operator
 from itertools import repeat
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from cpsat_pairing.solver.terms import Term
 from cpsat_pairing.solver.matching import max_matching
@@ -179,25 +179,31 @@ def settled_pairs(bm: BracketView, chunk: Sequence[tuple[Term, int]], width: int
     values = bm.solver.values
     cost = chunk_costs(chunk)
     place = {p: k for k, p in enumerate(bm.bracket)}
-    partner: dict[int, int] = {}
-    chosen: list[tuple[int, int, int]] = []
-    spots: list[int] = []
-    for (p, q), i in bm.pair_indices():
-        if values.get(i) and p in place and q in place:
-            partner[p], partner[q] = q, p
-            chosen.append((p, q, i))
-            if cost.get(i, 0) > 0:
-                spots += [place[p], place[q]]
-    for p in bm.bracket:
-        d = bm.df[p]
-        if values.get(d.index) and cost.get(d.index, 0) > 0:
-            spots.append(place[p])
+    chosen = incumbent_pairs(bm)
+    spots = [place[r] for p, q, i in chosen if cost.get(i, 0) > 0 for r in (p, q)]
+    spots += [place[p] for p in bm.bracket if values.get(bm.df[p].index) and cost.get(bm.df[p].index, 0) > 0]
     if not spots or not chosen:
         return []
-    near = [False] * len(bm.bracket)
+    return pairs_away(bm, chosen, spots, width)
+
+
+def incumbent_pairs(bm: BracketView) -> list[tuple[int, int, int]]:
+    """The incumbent's pairs of two bracket players: (p, q, index)."""
+    values = bm.solver.values
+    inside = frozenset(bm.bracket)
+    return [(p, q, i) for (p, q), i in bm.pair_indices() if values.get(i) and p in inside and q in inside]
+
+
+def pairs_away(bm: BracketView, chosen: Sequence[tuple[int, int, int]], spots: Iterable[int], width: int) -> list[int]:
+    """The indices of the pairs of `chosen` whose players are ranked more than `width`
+    places (in the bracket) from every place of `spots`, and are not the partners of
+    players that are."""
+    n = len(bm.bracket)
+    near = [False] * n
     for k in spots:
-        for j in range(max(0, k - width), min(len(near), k + width + 1)):
+        for j in range(max(0, k - width), min(n, k + width + 1)):
             near[j] = True
-    free = {p for p, k in place.items() if near[k]}
+    partner = {p: q for a, b, _ in chosen for p, q in ((a, b), (b, a))}
+    free = {p for k, p in enumerate(bm.bracket) if near[k]}
     free |= {partner[p] for p in list(free) if p in partner}
     return [i for p, q, i in chosen if p not in free and q not in free]
