@@ -153,7 +153,7 @@ class BracketModel(PairIndices):
             me = weakref.proxy(self)  # see `counts`
             width = self.settings.near_window
             self.solver.use_restrictions(
-                optional, lambda chunk, fixed: me.counts.minimum(chunk, fixed), lambda chunk: repair(me, chunk),
+                optional, lambda chunk, fixed: me.counts.minimum(chunk, fixed), lambda chunk, target: repair(me, chunk, target),
                 (lambda chunk: settled_pairs(me, chunk, width)) if self.far is not None else None,
             )
 

@@ -39,7 +39,7 @@ from cpsat_pairing.solver.terms import Term, Tier, add_linear, fits, set_objecti
 
 Chunk = Sequence[tuple[Term, int]]  # terms packed into one objective, with their weights
 Bound = Callable[[Chunk, Sequence[tuple[Term, int]]], "int | None"]
-Repair = Callable[[Chunk], "dict[int, int] | None"]
+Repair = Callable[[Chunk, int], "dict[int, int] | None"]
 Neighbourhood = Callable[[Chunk], "list[int]"]
 
 
@@ -441,7 +441,7 @@ class LexSolver:
                 STATS["bounded"] += 1  # the incumbent is already optimal
                 return
             lower = known
-            if self._repaired(chunk) <= lower:
+            if self._repaired(chunk, lower) <= lower:
                 STATS["bounded"] += 1  # the repaired incumbent is optimal
                 return
             if self._settled_run(chunk, lower):
@@ -564,14 +564,14 @@ class LexSolver:
         lo = term.bounds()[0]
         return lo if term.least is None else max(lo, term.least(self))
 
-    def _repaired(self, chunk: Chunk) -> int:
-        """Keep `repair`'s proposal if it lowers the chunk's value and the model accepts
-        it (one CP-SAT call with every variable fixed to it); return the chunk's value
-        in the incumbent, repaired or not."""
+    def _repaired(self, chunk: Chunk, target: int) -> int:
+        """Keep `repair`'s proposal (which aims at `target`) if it lowers the chunk's
+        value and the model accepts it (one CP-SAT call with every variable fixed to
+        it); return the chunk's value in the incumbent, repaired or not."""
         current = sum(w * self.value(t) for t, w in chunk)
         if self.repair is None:
             return current
-        proposal = self.repair(chunk)
+        proposal = self.repair(chunk, target)
         if proposal is None:
             return current
         incumbent, self._values = self._values, proposal

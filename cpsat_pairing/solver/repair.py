@@ -27,6 +27,7 @@ from cpsat_pairing.solver.terms import Term
 from cpsat_pairing.solver.matching import max_matching
 
 if TYPE_CHECKING:
+    from cpsat_pairing.solver.lex import LexSolver
     from cpsat_pairing.solver.view import BracketView
 
 
@@ -39,10 +40,16 @@ def chunk_costs(chunk: Sequence[tuple[Term, int]]) -> dict[int, int]:
     return cost
 
 
-def repair(bm: BracketView, chunk: Sequence[tuple[Term, int]]) -> dict[int, int] | None:
+def repair(bm: BracketView, chunk: Sequence[tuple[Term, int]], target: int | None = None) -> dict[int, int] | None:
     """The incumbent with the residents' pairs among themselves re-made to lower the
     chunk's value (each pair's cost: its weight in the chunk), or None if nothing was
-    found.  The result still has to be checked against the model."""
+    found.  The result still has to be checked against the model.
+
+    A resident who floats down may trade places with one paired inside: the float
+    (his own variables that are true, and his pair below if it is one of the model's)
+    is a vertex of the matching too, which any resident who can take it over may meet.
+    When the matching leaves the chunk above `target`, it is improved along
+    alternating cycles (`_cancel_cycles`) until it reaches it, if it can."""
     solver = bm.solver
     values = solver.values
     cost = chunk_costs(chunk)
@@ -63,19 +70,136 @@ def repair(bm: BracketView, chunk: Sequence[tuple[Term, int]]) -> dict[int, int]
                     if p < q:
                         old.append(i)
                 break
-    if len(movable) < 4:
+    floats = _floats(bm, values, movable, closed)
+    if len(movable) + len(floats) < 4:
         return None
-    node = {p: k for k, p in enumerate(movable)}
-    free: list[list[int]] = [[] for _ in movable]  # pairs of cost 0 or less
-    costly: list[list[int]] = [[] for _ in movable]
-    for p in movable:
+    players = movable + [d for d, _ in floats]
+    node = {p: k for k, p in enumerate(players)}
+    n = len(players)
+    size = n + len(floats)
+    free: list[list[int]] = [[] for _ in range(size)]  # pairs of cost 0 or less
+    costly: list[list[int]] = [[] for _ in range(size)]
+    edges: list[dict[int, int]] = [{} for _ in range(size)]  # every pair allowed, with its cost
+    for p in players:
         a = node[p]
+        row = edges[a]
         for q, i in adj[p]:
             b = node.get(q)
             if b is None or i in weighed or i in closed:
                 continue  # (both residents: the pair is inside the bracket)
-            (free if cost.get(i, 0) <= 0 else costly)[a].append(b)
-    return _rematched(values, old, _pair_index(bm, movable), free, costly)
+            c = row[b] = cost.get(i, 0)
+            (free if c <= 0 else costly)[a].append(b)
+    # The floats: vertex n + k, the k-th float, meets whoever can take it over.
+    taking: list[dict[int, list[int]]] = []  # per float: node -> the variables he takes
+    if floats:
+        signature = _fixed_coefficients(solver, [i for q in players for i in _own(bm, q)] + [i for _, r in floats for i in r])
+    for k, (d, roles) in enumerate(floats):
+        takers = _takers(bm, d, roles, players, closed, signature)
+        taking.append({node[q]: vs for q, vs in takers.items()})
+        for b, vs in taking[-1].items():
+            c = edges[n + k][b] = edges[b][n + k] = sum(cost.get(i, 0) for i in vs)
+            (free if c <= 0 else costly)[n + k].append(b)
+            (free if c <= 0 else costly)[b].append(n + k)
+    index = _pair_index(bm, players)
+    mate = _matched(free, costly)
+    if mate is None:
+        return None
+    if target is not None:
+        changed = [*old, *(i for d, roles in floats for i in roles)]
+        base = sum(c * values.get(i, 0) for i, c in cost.items()) - sum(cost.get(i, 0) for i in changed)
+        _cancel_cycles(mate, edges, target - base)
+    out = dict(values)
+    for i in old:
+        out[i] = 0
+    for _, roles in floats:
+        for i in roles:
+            out[i] = 0
+    for a, b in enumerate(mate):
+        if a < b:
+            if b >= n:
+                for i in taking[b - n][a]:
+                    out[i] = 1
+            else:
+                out[index(a, b)] = 1
+    return out
+
+
+def _floats(bm: BracketView, values: dict[int, int], movable: Sequence[int], closed: set[int]) -> list[tuple[int, list[int]]]:
+    """The residents who float down and may trade places with a movable one, each with
+    his variables that are true: his own (a downfloater, and so on) and his pair
+    below, if the model has it."""
+    out: list[tuple[int, list[int]]] = []
+    inside = frozenset(movable)
+    families = bm.player_families()
+    for d, v in bm.df.items():
+        if d in inside or d in bm.mdps or not values.get(v.index):
+            continue
+        roles = [f[d].index for f in families.values() if d in f and values.get(f[d].index)]
+        pairs = [(q, i) for q, i in bm.adj_index[d] if values.get(i)]
+        if len(pairs) > 1 or any(bm.inside(d, q) for q, _ in pairs):
+            continue
+        out.append((d, roles + [i for _, i in pairs]))
+    return out
+
+
+def _own(bm: BracketView, p: int) -> list[int]:
+    """A player's own variables (of every family), by index."""
+    return [f[p].index for f in bm.player_families().values() if p in f]
+
+
+def _fixed_coefficients(solver: LexSolver, indices: Iterable[int]) -> Callable[[int], tuple[int, ...]]:
+    """Each of these variables' coefficients in the fixed tiers, in order: two
+    variables with the same ones can trade values without changing any fixed tier.
+    (Any other variable: its coefficients, read from the tiers when asked.)"""
+    wanted = set(indices)
+    fixed = [term for term, _ in solver.fixed]
+    coefs: dict[int, list[int]] = {i: [0] * len(fixed) for i in wanted}
+    for k, term in enumerate(fixed):
+        for c, i in zip(term.coefs, term.indices):
+            row = coefs.get(i)
+            if row is not None:
+                row[k] += c
+
+    def signature(i: int) -> tuple[int, ...]:
+        row = coefs.get(i)
+        if row is None:
+            row = coefs[i] = [sum(c for c, j in zip(term.coefs, term.indices) if j == i) for term in fixed]
+        return tuple(row)
+
+    return signature
+
+
+def _takers(bm: BracketView, d: int, roles: list[int], players: Sequence[int], closed: set[int],
+            signature: Callable[[int], tuple[int, ...]]) -> dict[int, list[int]]:
+    """Who of `players` can take over the float of `d` (`roles`, his true variables),
+    with the variables that would then be true for him: the same families, and a pair
+    with the same player below, each weighing what d's weighs in every fixed tier (so
+    that the trade keeps their values)."""
+    families = bm.player_families()
+    mine = {f[d].index: name for name, f in families.items() if d in f}
+    below = [q for q, i in bm.adj_index[d] if i in roles]
+    x = bm.x
+    signs = [signature(i) for i in roles]
+    out: dict[int, list[int]] = {d: list(roles)}
+    for q in players:
+        if q == d:
+            continue
+        vs: list[int] = []
+        for i, sign in zip(roles, signs):
+            name = mine.get(i)
+            if name is not None:
+                v = families[name].get(q)
+            else:
+                r = below[0]
+                v = x.get((q, r))
+                if v is None:
+                    v = x.get((r, q))
+            if v is None or v.index in closed or signature(v.index) != sign:
+                break
+            vs.append(v.index)
+        else:
+            out[q] = vs
+    return out
 
 
 def _pair_index(bm: BracketView, movable: Sequence[int]) -> Callable[[int, int], int]:
@@ -153,8 +277,15 @@ def _rematched(
 ) -> dict[int, int] | None:
     """`values` with the pairs `old` unmade and those of a perfect matching of the
     movable players (vertices 0..n-1; `var(a, b)`: the pair variable's index) made, or
-    None if there is none.  The matching uses the edges `first` as far as it can, then completes
-    with `last`: augmenting paths keep everyone matched so far matched."""
+    None if there is none (`_matched`)."""
+    mate = _matched(first, last)
+    return None if mate is None else _with_pairs(values, old, var, mate)
+
+
+def _matched(first: list[list[int]], last: list[list[int]]) -> list[int] | None:
+    """A perfect matching (mate by vertex) that uses the edges `first` as far as it can,
+    then completes with `last` (augmenting paths keep everyone matched so far
+    matched), or None.  `first` is extended with `last` when they are needed."""
     mate = max_matching(first)
     if -1 in mate:
         for a, edges in enumerate(last):
@@ -162,6 +293,11 @@ def _rematched(
         mate = max_matching(first, mate)
         if -1 in mate:
             return None
+    return mate
+
+
+def _with_pairs(values: dict[int, int], old: list[int], var: Callable[[int, int], int], mate: list[int]) -> dict[int, int]:
+    """`values` with the pairs `old` unmade and those of `mate` made."""
     out = dict(values)
     for i in old:
         out[i] = 0
@@ -169,6 +305,83 @@ def _rematched(
         if a < b:
             out[var(a, b)] = 1
     return out
+
+
+# `_cancel_cycles` stops after this many cycles or arcs looked at: a proposal need not
+# be optimal (the count model's bound decides), and a big bracket's search would
+# otherwise cost more than the solve it may save.
+CYCLE_ROUNDS = 20
+CYCLE_ARCS = 300_000
+
+
+def _cancel_cycles(mate: list[int], edges: Sequence[dict[int, int]], target: int) -> None:
+    """Improve a perfect matching in place by re-pairing along alternating cycles that
+    lower its cost (`edges[a][b]`: the cost of pair a-b, for every pair allowed).
+
+    A matching that takes the free pairs first can still be completed with costlier
+    pairs than needed (two same-colour pairs where two mixed ones fit, or a longer chain
+    of such swaps).  Re-pairing the pairs {u_i, m_i} (m_i = mate[u_i]) as {m_i, u_i+1}
+    around a cycle changes the cost by the sum of the arcs u_i -> u_i+1, each weighing
+    cost(m_i, u_i+1) - cost(u_i, m_i): a negative cycle of these arcs is an improvement.
+    Bellman-Ford passes from every vertex at once find one, as a cycle of their
+    predecessor links (which only a negative cycle makes); one that meets a pair twice
+    is not a re-pairing, and the search stops there, as it does once the matching
+    costs `target` or less."""
+    n = len(mate)
+    arcs = CYCLE_ARCS
+    for _ in range(CYCLE_ROUNDS):
+        own = [edges[u][mate[u]] for u in range(n)]
+        if sum(own) // 2 <= target:
+            return
+        dist = [0] * n
+        pred = [-1] * n
+        cycle = None
+        for _ in range(n):
+            changed = False
+            for u in range(n):
+                m = mate[u]
+                du = dist[u] - own[u]
+                near = edges[m]
+                arcs -= len(near)
+                for v, c in near.items():
+                    if du + c < dist[v] and v != u:
+                        dist[v] = du + c
+                        pred[v] = u
+                        changed = True
+            if not changed or arcs < 0:
+                return
+            cycle = _pred_cycle(pred)
+            if cycle is not None:
+                break
+        if cycle is None:
+            return
+        ends = {v for u in cycle for v in (u, mate[u])}
+        if len(ends) != 2 * len(cycle):
+            return  # a pair met twice: no re-pairing
+        partners = [mate[u] for u in cycle]
+        for k, m in enumerate(partners):
+            v = cycle[(k + 1) % len(cycle)]
+            mate[m], mate[v] = v, m
+
+
+def _pred_cycle(pred: list[int]) -> list[int] | None:
+    """A cycle of the predecessor links, in the arcs' direction, or None."""
+    n = len(pred)
+    state = [0] * n  # 0 unseen, 1 on the current walk, 2 done
+    for start in range(n):
+        walk = []
+        v = start
+        while v != -1 and state[v] == 0:
+            state[v] = 1
+            walk.append(v)
+            v = pred[v]
+        if v != -1 and state[v] == 1:
+            loop = walk[walk.index(v):]
+            loop.reverse()  # pred points backwards along the arcs
+            return loop
+        for w in walk:
+            state[w] = 2
+    return None
 
 
 def settled_pairs(bm: BracketView, chunk: Sequence[tuple[Term, int]], width: int) -> list[int]:

@@ -83,6 +83,11 @@ class BracketView(Protocol):
         """A pair made inside the bracket."""
         ...
 
+    def player_families(self) -> dict[str, dict[int, cp_model.IntVar]]:
+        """A player's own variables by family: "df", "u", "exit" (and the aggregate
+        model's "dn", "up", "w")."""
+        ...
+
 
 class RoundView(BracketView, Protocol):
     """A bracket model that also holds the rest of the round (the count model's view)."""
@@ -92,11 +97,6 @@ class RoundView(BracketView, Protocol):
     exit: dict[int, cp_model.IntVar]  # a player paired further down (the lazy model)
     local: bool  # the bracket alone
     lower: list[int]
-
-    def player_families(self) -> dict[str, dict[int, cp_model.IntVar]]:
-        """A player's own variables by family: "df", "u", "exit" (and the aggregate
-        model's "dn", "up", "w")."""
-        ...
 
     def counters(self) -> list[cp_model.IntVar]:
         """Variables that count something other than a player (the aggregate model's

@@ -130,7 +130,7 @@ class BracketModel2017(PairIndices):
         if optional or self.local:
             me = weakref.proxy(self)  # see `counts`
             bound = (lambda chunk, fixed: me.counts.minimum(chunk, fixed)) if self.local else None
-            self.solver.use_restrictions(optional, bound, lambda chunk: repair(me, chunk))
+            self.solver.use_restrictions(optional, bound, lambda chunk, target: repair(me, chunk, target))
 
     def _make_pairs(self) -> None:
         """x[p, q] for each compatible pair (two MDPs never meet), with the neighbour
