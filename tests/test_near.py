@@ -14,10 +14,13 @@ from collections import Counter
 import pytest
 
 from cpsat_pairing import SolverSettings, pair, parse_trf, read_trf
+from cpsat_pairing.dutch.aggregate import AggregateBracketModel
 from cpsat_pairing.dutch.bracket import BracketModel
 from cpsat_pairing.dutch.e2026 import procedure
+from cpsat_pairing.solver.bounds import CountBound
 from cpsat_pairing.solver.cpsat import STATS, Uncertified
 from cpsat_pairing.solver.lex import LexSolver
+from cpsat_pairing.solver.terms import TierKind
 from cpsat_pairing.testing.corpus import recorded
 from cpsat_pairing.testing.large import build
 
@@ -119,7 +122,7 @@ def test_uncertified_near_models_hand_over_to_the_model_of_every_pair(monkeypatc
 
     monkeypatch.setattr(LexSolver, "_certify", refuse)
     monkeypatch.setattr(LexSolver, "_relaxed_bound", lambda self, chunk, lower: (lower, None))
-    monkeypatch.setattr(LexSolver, "_certified_run", lambda self, known: False)
+    monkeypatch.setattr(LexSolver, "_certified_run", lambda self, known, proven=False: False)
     monkeypatch.setattr(LexSolver, "_settled_run", lambda self, chunk, lower: False)
     before = STATS["uncertified"]
     assert _replay(FORCED, SAMPLE[:2]) > 5
@@ -133,8 +136,8 @@ def test_near_models_made_again_with_the_far_pairs_a_certificate_names(monkeypat
     original = procedure.Procedure2026.solve
     seen: set[tuple[float, tuple[int, ...]]] = set()
 
-    def solve(rc, bracket, kind, on_tier, extra=()):
-        bm = original(rc, bracket, kind, on_tier, extra)
+    def solve(rc, bracket, kind, on_tier, extra=(), proved=None):
+        bm = original(rc, bracket, kind, on_tier, extra, proved)
         key = (bracket.score, tuple(bracket.players))
         if kind == "near" and key not in seen and bm.far is not None and bm.far.groups:
             seen.add(key)
@@ -148,3 +151,77 @@ def test_near_models_made_again_with_the_far_pairs_a_certificate_names(monkeypat
     assert _replay(FORCED, SAMPLE[:1]) > 3
     assert STATS["extended"] > before
     assert any(bm.far is not None and not bm.far.groups for bm in made)
+
+
+def test_optima_carried_to_a_near_model_made_again_spare_its_relaxation(monkeypatch) -> None:
+    """A near model made again for a bracket starts from the relaxation's optima the
+    first one proved (LexSolver.known_optima): given each tier's optimum so, it solves
+    no relaxation for those tiers, and the pairing is the reference engine's.  (Without
+    the count model's bounds, which would spare the relaxation too.)"""
+    monkeypatch.setattr(CountBound, "minimum", lambda self, chunk, fixed: None)
+    optimum: dict[tuple, dict] = {}  # bracket -> tier key -> its optimum, from a first pass
+    relaxed: list[tuple] = []
+    original_solve = LexSolver.solve
+    current: list[tuple] = []
+
+    def solve(self, objective=None, chunk=(), unpack=False):
+        key = self._optimum_key(chunk) if chunk else None
+        original_solve(self, objective, chunk, unpack)
+        if self.partial and key is not None and current:
+            optimum.setdefault(current[0], {})[key] = sum(w * self.value(t) for t, w in chunk)
+
+    original_bound = LexSolver._relaxed_bound
+
+    def relaxed_bound(self, chunk, lower):
+        relaxed.append(self._optimum_key(chunk))
+        return original_bound(self, chunk, lower)
+
+    original = procedure.Procedure2026.solve
+
+    def bracket_solve(rc, bracket, kind, on_tier, extra=(), proved=None):
+        current[:] = [(rc.state.round, tuple(bracket.players))]
+        if kind == "near" and current[0] in carried:
+            proved = Uncertified("the optima of a first pass, in this test")
+            proved.optima = carried[current[0]]
+        return original(rc, bracket, kind, on_tier, extra, proved)
+
+    carried: dict[tuple, dict] = {}
+    monkeypatch.setattr(LexSolver, "solve", solve)
+    monkeypatch.setattr(LexSolver, "_relaxed_bound", relaxed_bound)
+    monkeypatch.setattr(procedure.Procedure2026, "solve", staticmethod(bracket_solve))
+    assert _replay(FORCED, SAMPLE[:1]) > 3
+    first = len(relaxed)
+    assert first and optimum
+    carried.update(optimum)
+    relaxed.clear()
+    assert _replay(FORCED, SAMPLE[:1]) > 3
+    assert len(relaxed) < first, (len(relaxed), first)
+
+
+def test_a_model_after_an_uncertified_near_model_starts_from_its_certified_tiers(monkeypatch) -> None:
+    """A near model that stops at the generation order has certified every quality
+    tier: the model that takes over fixes them at once, from the near model's solution
+    (checked whole by the solver), and the pairing is the reference engine's."""
+    original_order = procedure.generation_order_keeping_below
+
+    def order(bm, local):
+        if bm.far is not None:
+            raise Uncertified("stopped at the generation order, in this test")
+        return original_order(bm, local)
+
+    resumed: list[tuple[int, int]] = []
+    original_resumed = procedure._resumed
+
+    def spy(bm, terms, proved):
+        done = original_resumed(bm, terms, proved)
+        if proved is not None and bm.far is None and isinstance(bm, AggregateBracketModel):
+            fixed = sum(1 for t in bm.solver.trace if t.kind is TierKind.QUALITY)
+            resumed.append((fixed, len(proved.tiers)))
+        return done
+
+    monkeypatch.setattr(procedure, "generation_order_keeping_below", order)
+    monkeypatch.setattr(procedure, "_resumed", spy)
+    before = STATS["uncertified"]
+    assert _replay(FORCED, SAMPLE[:1]) > 3
+    assert STATS["uncertified"] > before
+    assert resumed and all(fixed == tiers > 0 for fixed, tiers in resumed)

@@ -163,6 +163,42 @@ class BracketModel(PairIndices):
     def counters(self) -> list[cp_model.IntVar]:
         return []
 
+    def portable(self, values: dict[int, int]) -> dict[tuple[str, int, int], int]:
+        """A solution (`values`, by index) named by what its variables stand for: a pair
+        ("x", p, q), a player's own variable (family, p, 0), a counter ("v", place, 0).
+        Another model of the same bracket reads it back (`from_portable`)."""
+        out: dict[tuple[str, int, int], int] = {}
+        for (p, q), i in self.pair_indices():
+            if values.get(i):
+                out["x", p, q] = 1
+        for name, family in self.player_families().items():
+            for p, v in family.items():
+                if values.get(v.index):
+                    out[name, p, 0] = values[v.index]
+        for k, v in enumerate(self.counters()):
+            out["v", k, 0] = values.get(v.index, 0)
+        return out
+
+    def from_portable(self, named: dict[tuple[str, int, int], int]) -> dict[int, int] | None:
+        """`portable`'s solution as this model's values (by index; every other variable
+        0), or None if this model has no variable for one of its non-zero parts."""
+        families = self.player_families()
+        counters = dict(enumerate(self.counters()))
+        out: dict[int, int] = {}
+        for (kind, a, b), value in named.items():
+            if kind == "x":
+                v = self.x.get((a, b))
+            elif kind == "v":
+                v = counters.get(a)
+            else:
+                v = families.get(kind, {}).get(a)
+            if v is None:
+                if value:
+                    return None
+                continue
+            out[v.index] = value
+        return out
+
     @cached_property
     def counts(self) -> CountBound:
         """The bracket's count model (bounds.py), built on first use: most tiers never need it.

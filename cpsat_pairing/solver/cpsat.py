@@ -8,6 +8,7 @@ an error, never an answer.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from ortools.sat.python import cp_model
 
@@ -39,10 +40,17 @@ class Uncertified(RuntimeError):
     be the full model's: the full model decides, or a model with `pairs` made too."""
 
     def __init__(self, message: str, pairs: list[tuple[int, int]] | None = None,
-                 values: dict[int, int] | None = None) -> None:
+                 values: dict[int, int] | None = None, optima: dict[Any, int] | None = None) -> None:
         super().__init__(message)
         self.pairs = pairs or []
         self.values = values or {}  # the relaxation's solution that made far pairs, if any
+        # What the model proved before it stopped, for the next model of the bracket:
+        # the relaxation's optima (LexSolver.known_optima), the quality tiers fixed
+        # (name, value: each the full model's optimum) and a solution that has them, its
+        # variables named as `BracketModel.portable` names them.
+        self.optima = optima or {}
+        self.tiers: list[tuple[str, int]] = []
+        self.incumbent: dict[tuple[str, int, int], int] = {}
 
 
 def configure(solver: cp_model.CpSolver, settings: SolverSettings, presolve: bool = True) -> None:

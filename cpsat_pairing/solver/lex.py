@@ -90,6 +90,11 @@ class LexSolver:
         # pairs be made, and the Booleans that say a far pair is made.
         self.relax: int | None = None
         self.far: list[int] = []
+        # The relaxation's optima proven for this bracket, by the tiers fixed before and
+        # the chunk's tiers (`_optimum_key`): each is a lower bound of the full model's
+        # optimum, so a near model of the same bracket made again with more pairs
+        # starts from them instead of solving its relaxation again.
+        self.known_optima: dict[tuple[tuple[tuple[str, int], ...], tuple[str, ...]], int] = {}
 
     # -- the incumbent ---------------------------------------------------------------
 
@@ -456,15 +461,31 @@ class LexSolver:
             if lower <= top:
                 self.model.proto.objective.domain.extend([lower, top])
             if self.partial:
+                # The near pairs' best within a budget first, if a bound is known: the
+                # count model's (where the near pairs fall short of it, the relaxation
+                # has so far proven the same bound) or the relaxation's optimum that a
+                # near model of this bracket with fewer pairs proved.  Reached, it
+                # needs no relaxation solved.
+                key = self._optimum_key(chunk)
+                carried = self.known_optima.get(key)
+                tried: int | None = max(lower, carried) if carried is not None else lower
+                if (carried is not None or least is not None) and tried is not None and tried <= top:
+                    self._objective_domain(tried, top)
+                    if self._certified_run(tried, proven=True):
+                        return
+                    self._objective_domain(lower, top)
+                else:
+                    tried = None
                 relaxed = self._relaxed_bound(chunk, lower)
                 if relaxed is None:
                     return  # the incumbent or the relaxation's solution is optimal
                 lower, far_optimum = relaxed
                 known = lower
-                self.model.proto.objective.domain.clear()
-                if lower <= top:
-                    self.model.proto.objective.domain.extend([lower, top])
-                if self._certified_run(known):
+                if far_optimum is not None:  # the relaxation's optimum, proven
+                    self.known_optima[key] = lower
+                self._objective_domain(lower, top)
+                # Again if the relaxation raised the bound above what was tried.
+                if (tried is None or lower > tried) and self._certified_run(known, proven=far_optimum is not None):
                     return
                 if far_optimum is not None:
                     # The relaxation's optimum is reached only by far pairs so far: a
@@ -497,6 +518,13 @@ class LexSolver:
         if objective is not None and self.partial:
             self._certify(round(solver.objective_value), known)
 
+    def _objective_domain(self, lower: int, top: int) -> None:
+        """The objective's values limited to [lower, top] (none if empty: no limit)."""
+        domain = self.model.proto.objective.domain
+        domain.clear()
+        if lower <= top:
+            domain.extend([lower, top])
+
     def _certify(self, value: int, known: int | None) -> None:
         """The optimum `value` of the near pairs is the full model's when it reaches a
         lower bound `known` of it, or the relaxation's optimum (hinted with it): else
@@ -504,11 +532,12 @@ class LexSolver:
         if (known is None or value > known) and not self._relaxation_reaches(value):
             raise Uncertified("the pairs left out may do better")
 
-    def _certified_run(self, known: int) -> bool:
+    def _certified_run(self, known: int, proven: bool = False) -> bool:
         """The near pairs' best solution within `relaxed_budget`, kept if it reaches
         `known` or the relaxation (hinted with it) proves that nothing does better: the
         near model need not prove its own optimum, which can take far longer than the
-        relaxation's proof.  False if neither settles it (the unbounded solve decides)."""
+        relaxation's proof.  False if neither settles it (the unbounded solve decides).
+        `proven`: `known` is this relaxation's optimum, so it proves nothing above it."""
         solver, status = self.run(lambda: self.call(budget=self.settings.relaxed_budget))
         if not has_solution(status):
             return False
@@ -516,10 +545,15 @@ class LexSolver:
         value = round(solver.objective_value)
         if value <= known:
             return True
-        if self._relaxation_reaches(value):
+        if not proven and self._relaxation_reaches(value):
             STATS["bounded"] += 1
             return True
         return False
+
+    def _optimum_key(self, chunk: Chunk) -> tuple[tuple[tuple[str, int], ...], tuple[str, ...]]:
+        """What a relaxation's optimum of `chunk` is known by (`known_optima`): the tiers
+        fixed before it, with their values, and the chunk's tiers."""
+        return tuple((t.name, v) for t, v in self.fixed), tuple(t.name for t, _ in chunk)
 
     def _relaxed_bound(self, chunk: Chunk, lower: int) -> tuple[int, dict[int, int] | None] | None:
         """The relaxation's optimum of the objective set (a lower bound of the full

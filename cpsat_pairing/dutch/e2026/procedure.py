@@ -41,7 +41,7 @@ from cpsat_pairing.dutch.unpairable import no_valid_pairing
 from cpsat_pairing.errors import NoValidPairing, SolveLimitError
 from cpsat_pairing.solver.cpsat import STATS, InfeasibleError, Uncertified
 from cpsat_pairing.solver.matching import LazyAdjacency, is_perfect
-from cpsat_pairing.solver.terms import Term
+from cpsat_pairing.solver.terms import Term, TierKind
 
 # What a relaxed or partial model may raise instead of answering.
 RELAXATION_FAILURES = (NoValidPairing, InfeasibleError, SolveLimitError, Uncertified)
@@ -160,18 +160,24 @@ class Procedure2026:
             kinds.insert(kinds.index("aggregate"), "near")
         head = bracket.head(len(rc.scoregroups))
         full: list[Pair] | None = None
+        proved: Uncertified | None = None  # what a near model proved before it stopped
         for kind in kinds:
             rc.tell(head)
             on_tier = None if rc.progress is None else _on_tier(rc, head)
             if kind == "exact":
-                bm = self.solve(rc, bracket, kind, on_tier)
+                bm = self.solve(rc, bracket, kind, on_tier, proved=proved)
                 full = bm.complete()
                 break
             try:
-                bm = self.solve_near(rc, bracket, on_tier) if kind == "near" else self.solve(rc, bracket, kind, on_tier)
+                if kind == "near":
+                    bm = self.solve_near(rc, bracket, on_tier)
+                else:
+                    bm = self.solve(rc, bracket, kind, on_tier, proved=proved)
             except RELAXATION_FAILURES as failure:
                 STATS["fallbacks"] += 1
                 STATS["uncertified"] += isinstance(failure, Uncertified)
+                if isinstance(failure, Uncertified) and failure.tiers:
+                    proved = failure
                 continue
             full = bm.complete()
             if full is not None:
@@ -189,43 +195,89 @@ class Procedure2026:
         that fails for want of some far pairs makes again with them, up to
         `SolverSettings.near_extensions` times and `near_extension_pairs` far pairs."""
         extra: list[Pair] = []
+        proved: Uncertified | None = None
         for _ in range(rc.settings.near_extensions):
             try:
-                return cls.solve(rc, bracket, "near", on_tier, extra)
+                return cls.solve(rc, bracket, "near", on_tier, extra, proved)
             except Uncertified as failure:
                 if not failure.pairs or len(extra) + len(failure.pairs) > rc.settings.near_extension_pairs:
                     raise
                 STATS["extended"] += 1
                 extra += failure.pairs
-        return cls.solve(rc, bracket, "near", on_tier, extra)
+                proved = failure
+        return cls.solve(rc, bracket, "near", on_tier, extra, proved)
 
     @staticmethod
     def solve(rc: RoundContext, bracket: Bracket, kind: str, on_tier: Callable[[str], None] | None,
-              extra: Sequence[Pair] = ()) -> BracketModel:
-        """Build the bracket's model of that kind and solve it (`_solved`); a near
-        model whose relaxation does better by far pairs names them (FarPairs.wanted)."""
+              extra: Sequence[Pair] = (), proved: Uncertified | None = None) -> BracketModel:
+        """Build the bracket's model of that kind and solve it (`_solved`), starting
+        from what an earlier near model of it `proved`.  A near model that stops says
+        what it proved (`_proved`); one whose relaxation does better by far pairs also
+        names them (FarPairs.wanted)."""
         bm = build_model(rc, bracket, kind, extra)
         bm.solver.on_tier = on_tier
+        if proved is not None:
+            bm.solver.known_optima.update(proved.optima)
         try:
-            return _solved(rc, bm)
+            return _solved(rc, bm, proved)
         except Uncertified as failure:
-            if bm.far is None or failure.pairs or not failure.values:
+            if bm.far is None:
                 raise
-            raise Uncertified(str(failure), bm.far.wanted(bm, failure.values)) from None
+            if not failure.pairs and failure.values:
+                failure = Uncertified(str(failure), bm.far.wanted(bm, failure.values))
+            _proved(bm, failure)
+            raise failure from None
 
 
-def _solved(rc: RoundContext, bm: BracketModel) -> BracketModel:
+def _proved(bm: BracketModel, failure: Uncertified) -> None:
+    """Record in `failure` what the near model `bm` proved before it stopped: its
+    relaxation's optima, the quality tiers it fixed (each certified, so the full
+    model's optimum) and its incumbent, a solution of the full model that has them."""
+    failure.optima = bm.solver.known_optima
+    failure.tiers = [(t.name, t.value) for t in bm.solver.trace if t.kind is TierKind.QUALITY]
+    failure.incumbent = bm.portable(bm.solver.values)
+
+
+def _resumed(bm: BracketModel, terms: list[Term], proved: Uncertified | None) -> int:
+    """Fix the first of `terms` at the values an earlier near model of the bracket
+    proved, its solution (which has them) the incumbent; return how many terms are
+    done (fixed, or skipped as inactive).  None if this model cannot hold that
+    solution, or rejects it (the solver checks it whole)."""
+    if proved is None or not proved.tiers:
+        return 0
+    values = bm.from_portable(proved.incumbent)
+    if values is None or not bm.solver.try_fix_domains([], [], proposal=values, search=False):
+        return 0
+    done = 0
+    tiers = iter(proved.tiers)
+    for term in terms:
+        if term.active is not None and not term.active(bm.solver):
+            done += 1  # skipped, as minimising would skip it
+            continue
+        name, value = next(tiers, ("", 0))
+        if term.name != name or bm.solver.value(term) != value:
+            break
+        bm.solver.fix(term, value)
+        done += 1
+    return done
+
+
+def _solved(rc: RoundContext, bm: BracketModel, proved: Uncertified | None = None) -> BracketModel:
     """Solve `bm`'s quality tiers, then the generation order: the tiers after [C8] on
-    the bracket alone when the bracket is a small part of the model."""
+    the bracket alone when the bracket is a small part of the model.  The tiers an
+    earlier near model of the bracket `proved` are fixed at once (`_resumed`)."""
     terms = quality_terms(rc, bm)
+    done = _resumed(bm, terms, proved)
     local = bm.local_vars()
     k = len(terms)
     while k and terms[k - 1].active is None and local.issuperset(terms[k - 1].indices):
         k -= 1
-    if rc.forced is not None or bm.u or len(bm.x) < 2 * len(local) or not rc.settings.bracket_alone:
-        bm.solver.minimize(terms)
+    if rc.forced is not None or bm.u or len(bm.x) < 2 * len(local) or not rc.settings.bracket_alone or done > k:
+        bm.solver.minimize(terms[done:])
         generation_order_keeping_below(bm, local)
         return bm
+    terms = terms[done:]
+    k -= done
     bm.solver.minimize(terms[:k])
     if not solve_locally(rc.edition, bm):
         bm.solver.minimize(terms[k:])
