@@ -59,10 +59,10 @@ def _failing(kinds: set[str], error: type[Exception]):
     """Procedure2026.solve, raising `error` for the model kinds in `kinds`."""
     original = Procedure2026.solve
 
-    def solve(rc, bracket, kind, on_tier):
+    def solve(rc, bracket, kind, on_tier, *args, **kwargs):
         if kind in kinds:
             raise error("forced to fail")
-        return original(rc, bracket, kind, on_tier)
+        return original(rc, bracket, kind, on_tier, *args, **kwargs)
 
     return staticmethod(solve)
 
@@ -145,7 +145,7 @@ def test_fixed_search_past_its_budget_is_solved_tier_by_tier(monkeypatch) -> Non
 def test_bounds_and_repairs_that_give_nothing(monkeypatch) -> None:
     """The count model gives no bound and repair no proposal: the solves decide."""
     monkeypatch.setattr(CountBound, "minimum", lambda self, chunk, fixed: None)
-    monkeypatch.setattr(bracket, "repair", lambda bm, chunk: None)
+    monkeypatch.setattr(bracket, "repair", lambda bm, chunk, target=None: None)
     assert _replays_exactly(CORPUS_2026[:2], settings=RESTRICTED) > 0
 
 
