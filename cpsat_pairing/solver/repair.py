@@ -40,14 +40,16 @@ def chunk_costs(chunk: Sequence[tuple[Term, int]]) -> dict[int, int]:
     return cost
 
 
-def repair(bm: BracketView, chunk: Sequence[tuple[Term, int]], target: int | None = None) -> dict[int, int] | None:
+def repair(bm: BracketView, chunk: Sequence[tuple[Term, int]], target: int | None = None,
+           trade: bool = True) -> dict[int, int] | None:
     """The incumbent with the residents' pairs among themselves re-made to lower the
     chunk's value (each pair's cost: its weight in the chunk), or None if nothing was
     found.  The result still has to be checked against the model.
 
-    A resident who floats down may trade places with one paired inside: the float
-    (his own variables that are true, and his pair below if it is one of the model's)
-    is a vertex of the matching too, which any resident who can take it over may meet.
+    With `trade`, a resident who floats down may trade places with one paired inside:
+    the float (his own variables that are true, and his pair below if it is one of the
+    model's) is a vertex of the matching too, which any resident who can take it over
+    may meet.
     When the matching leaves the chunk above `target`, it is improved along
     alternating cycles (`_cancel_cycles`) until it reaches it, if it can."""
     solver = bm.solver
@@ -70,7 +72,7 @@ def repair(bm: BracketView, chunk: Sequence[tuple[Term, int]], target: int | Non
                     if p < q:
                         old.append(i)
                 break
-    floats = _floats(bm, values, movable, closed)
+    floats = _floats(bm, values, movable, closed) if trade else []
     if len(movable) + len(floats) < 4:
         return None
     players = movable + [d for d, _ in floats]
