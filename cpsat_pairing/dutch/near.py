@@ -16,7 +16,7 @@ One Boolean, `relax`, switches the far part on.  At 0 (every solve) the model is
 near pairs alone: its solutions are solutions of the full model.  Free, the model is a
 relaxation of the full model: every full pairing is one of its solutions, its far pairs
 counted by class.  What the near pairs alone find is the answer once a certificate says
-so (LexSolver in partial mode, solver/lex.py):
+so (LexSolver in partial mode, solver/partial.py):
 
 - a tier's optimum: it reaches a lower bound of the full model (the count model, or
   the relaxation's own optimum);

@@ -30,20 +30,20 @@ from ortools.sat.python import cp_model
 
 from cpsat_pairing.errors import SolveLimitError
 from cpsat_pairing.solver.cpsat import (
-    STATS, InfeasibleError, Status, Uncertified, configure, found, has_solution, solution, timed_solve,
+    STATS, InfeasibleError, Status, configure, found, has_solution, solution, timed_solve,
 )
 from cpsat_pairing.solver.domains import Domains
 from cpsat_pairing.solver.evaluate import Evaluator
+from cpsat_pairing.solver.partial import Chunk, PartialModel
 from cpsat_pairing.solver.settings import DEFAULT_SETTINGS, SolverSettings
 from cpsat_pairing.solver.terms import Term, Tier, add_linear, fits, set_objective, weights
 
-Chunk = Sequence[tuple[Term, int]]  # terms packed into one objective, with their weights
 Bound = Callable[[Chunk, Sequence[tuple[Term, int]]], "int | None"]
 Repair = Callable[[Chunk, int], "dict[int, int] | None"]
 Neighbourhood = Callable[[Chunk], "list[int]"]
 
 
-class LexSolver:
+class LexSolver(PartialModel):
     """Solves tiers one after another on `model`, keeping the incumbent solution.
 
     Callbacks a caller may set: `accept`, a condition the model cannot state (asked of
@@ -86,15 +86,7 @@ class LexSolver:
         self.domains = Domains(model)
         self.evaluator = Evaluator(model)
         self._hint_index: list[int] = []
-        # A model of part of the pairs (`use_relaxation`): the Boolean that lets its far
-        # pairs be made, and the Booleans that say a far pair is made.
-        self.relax: int | None = None
-        self.far: list[int] = []
-        # The relaxation's optima proven for this bracket, by the tiers fixed before and
-        # the chunk's tiers (`_optimum_key`): each is a lower bound of the full model's
-        # optimum, so a near model of the same bracket made again with more pairs
-        # starts from them instead of solving its relaxation again.
-        self.known_optima: dict[tuple[tuple[tuple[str, int], ...], tuple[str, ...]], int] = {}
+        self.start_partial()
 
     # -- the incumbent ---------------------------------------------------------------
 
@@ -132,68 +124,6 @@ class LexSolver:
         self.bound = bound
         self.repair = repair
         self.neighbourhood = neighbourhood
-
-    def use_relaxation(self, relax: int, far: Sequence[int]) -> None:
-        """The model holds part of the pairs (dutch/near.py): the others are counted by
-        variables that the Boolean `relax` at 0 keeps at 0, and `far` say a player is
-        paired by one of them.
-
-        Every solve runs with `relax` at 0: the near pairs alone, whose solutions are
-        the full model's.  An answer that depends on the pairs left out -- an optimum
-        above every known lower bound, a "no" -- is asked again of the relaxation
-        (`relax` free: every full solution is one of its solutions); where that does not
-        confirm it, `Uncertified` is raised and a model of every pair decides."""
-        self.relax = relax
-        self.far = list(far)
-        self.domains.fix([(relax, 0)])
-
-    @property
-    def partial(self) -> bool:
-        """A model of part of the pairs (`use_relaxation`)."""
-        return self.relax is not None
-
-    @contextmanager
-    def relaxed(self) -> Iterator[None]:
-        """The relaxation: the far pairs free (`use_relaxation`)."""
-        assert self.relax is not None
-        saved = self.domains.release(self.relax)
-        try:
-            yield
-        finally:
-            self.domains.restore(saved)
-
-    def uses_far(self, values: dict[int, int]) -> bool:
-        """Whether a solution of the relaxation makes a far pair (then it is not one of
-        the full model's as it stands)."""
-        return any(values.get(i, 0) for i in self.far)
-
-    def near_solution(self) -> None:
-        """Take a solution of the near pairs with what is fixed as the incumbent;
-        Uncertified if the near pairs have none (the relaxation has one)."""
-        self.model.clear_objective()
-        solver, status = self._feasible()
-        if not found(solver, status):
-            raise InfeasibleError("no solution satisfies the hard constraints")
-        self._keep(solver)
-
-    def _refuted(self) -> bool:
-        """A "no" of the near pairs, asked again of the relaxation (the objective, if
-        any, stays): True if it confirms it; raises Uncertified if not."""
-        _, status = self._relaxation_run()
-        if status == cp_model.INFEASIBLE:
-            return True
-        raise Uncertified("the pairs left out may answer yes")
-
-    def _relaxation_run(self) -> tuple[cp_model.CpSolver, Status]:
-        """`run` on the relaxation, hinted with the incumbent, within `relaxed_budget`."""
-        with self.relaxed():
-            return self.run(lambda: self.call(budget=self.settings.relaxed_budget))
-
-    def _relaxation_reaches(self, value: int) -> bool:
-        """Whether the relaxation proves that no solution does better than `value` (its
-        optimum, within the objective's domain, is `value` or more)."""
-        solver, status = self._relaxation_run()
-        return status == cp_model.OPTIMAL and round(solver.objective_value) >= value
 
     @contextmanager
     def without_presolve(self) -> Iterator[None]:
@@ -430,10 +360,9 @@ class LexSolver:
         A model of part of the pairs (`partial`) tries the incumbent, the repair and the
         pairs away from the chunk's (`_settled_run`) against the bound; past them, with
         `unpack`, it raises _Unpack (the caller solves the chunk's first tier alone),
-        else it takes the relaxation's optimum as the bound (`_relaxed_bound`), keeps a
-        near solution that reaches it or that the relaxation proves optimal
-        (`_certified_run`), names the relaxation's far pairs when only they reach it
-        (Uncertified), and past that its own optimum must be certified (`_certify`)."""
+        else its near solution within a budget and the relaxation certify the tier or
+        name the far pairs that reach it (`_near_tier`, solver/partial.py), and past
+        that its own optimum must be certified (`_certify`)."""
         self.model.clear_objective()
         if objective is not None:
             set_objective(self.model, *objective)
@@ -461,37 +390,10 @@ class LexSolver:
             if lower <= top:
                 self.model.proto.objective.domain.extend([lower, top])
             if self.partial:
-                # The near pairs' best within a budget first, if a bound is known: the
-                # count model's (where the near pairs fall short of it, the relaxation
-                # has so far proven the same bound) or the relaxation's optimum that a
-                # near model of this bracket with fewer pairs proved.  Reached, it
-                # needs no relaxation solved.
-                key = self._optimum_key(chunk)
-                carried = self.known_optima.get(key)
-                tried: int | None = max(lower, carried) if carried is not None else lower
-                if (carried is not None or least is not None) and tried is not None and tried <= top:
-                    self._objective_domain(tried, top)
-                    if self._certified_run(tried, proven=True):
-                        return
-                    self._objective_domain(lower, top)
-                else:
-                    tried = None
-                relaxed = self._relaxed_bound(chunk, lower)
-                if relaxed is None:
-                    return  # the incumbent or the relaxation's solution is optimal
-                lower, far_optimum = relaxed
-                known = lower
-                if far_optimum is not None:  # the relaxation's optimum, proven
-                    self.known_optima[key] = lower
-                self._objective_domain(lower, top)
-                # Again if the relaxation raised the bound above what was tried.
-                if (tried is None or lower > tried) and self._certified_run(known, proven=far_optimum is not None):
+                near = self._near_tier(chunk, lower, least is not None, top)
+                if near is None:
                     return
-                if far_optimum is not None:
-                    # The relaxation's optimum is reached only by far pairs so far: a
-                    # near model with them may reach it, and this one cannot prove
-                    # what it would need to (that nothing does) in any fair time.
-                    raise Uncertified("the relaxation does better by far pairs", values=far_optimum)
+                known = near
             for level in range(len(self.optional)):
                 found_ = self._restricted_run(level)
                 if found_ is None:
@@ -517,63 +419,6 @@ class LexSolver:
         self._keep(solver)
         if objective is not None and self.partial:
             self._certify(round(solver.objective_value), known)
-
-    def _objective_domain(self, lower: int, top: int) -> None:
-        """The objective's values limited to [lower, top] (none if empty: no limit)."""
-        domain = self.model.proto.objective.domain
-        domain.clear()
-        if lower <= top:
-            domain.extend([lower, top])
-
-    def _certify(self, value: int, known: int | None) -> None:
-        """The optimum `value` of the near pairs is the full model's when it reaches a
-        lower bound `known` of it, or the relaxation's optimum (hinted with it): else
-        Uncertified."""
-        if (known is None or value > known) and not self._relaxation_reaches(value):
-            raise Uncertified("the pairs left out may do better")
-
-    def _certified_run(self, known: int, proven: bool = False) -> bool:
-        """The near pairs' best solution within `relaxed_budget`, kept if it reaches
-        `known` or the relaxation (hinted with it) proves that nothing does better: the
-        near model need not prove its own optimum, which can take far longer than the
-        relaxation's proof.  False if neither settles it (the unbounded solve decides).
-        `proven`: `known` is this relaxation's optimum, so it proves nothing above it."""
-        solver, status = self.run(lambda: self.call(budget=self.settings.relaxed_budget))
-        if not has_solution(status):
-            return False
-        self._keep(solver)
-        value = round(solver.objective_value)
-        if value <= known:
-            return True
-        if not proven and self._relaxation_reaches(value):
-            STATS["bounded"] += 1
-            return True
-        return False
-
-    def _optimum_key(self, chunk: Chunk) -> tuple[tuple[tuple[str, int], ...], tuple[str, ...]]:
-        """What a relaxation's optimum of `chunk` is known by (`known_optima`): the tiers
-        fixed before it, with their values, and the chunk's tiers."""
-        return tuple((t.name, v) for t, v in self.fixed), tuple(t.name for t, _ in chunk)
-
-    def _relaxed_bound(self, chunk: Chunk, lower: int) -> tuple[int, dict[int, int] | None] | None:
-        """The relaxation's optimum of the objective set (a lower bound of the full
-        model's, often tighter than the count model's) and its solution, which makes far
-        pairs; None when it settles the tier: the incumbent reaches it, or the
-        relaxation's optimal solution makes no far pair (then it is the incumbent).
-        (`lower`, None) if the relaxation is not solved within `relaxed_budget`."""
-        solver, status = self._relaxation_run()
-        if status != cp_model.OPTIMAL:
-            return lower, None
-        bound = round(solver.objective_value)
-        if sum(w * self.value(t) for t, w in chunk) <= bound:
-            STATS["bounded"] += 1
-            return None
-        values = solution(solver)
-        if not self.uses_far(values):
-            self._values = values
-            STATS["bounded"] += 1
-            return None
-        return max(lower, bound), values
 
     def _settled_run(self, chunk: Chunk, lower: int) -> bool:
         """A solve with the incumbent's pairs away from what the chunk weighs kept as
