@@ -40,7 +40,7 @@ class Uncertified(RuntimeError):
     be the full model's: the full model decides, or a model with `pairs` made too."""
 
     def __init__(self, message: str, pairs: list[tuple[int, int]] | None = None,
-                 values: dict[int, int] | None = None, optima: dict[Any, int] | None = None) -> None:
+                 values: dict[int, int] | None = None) -> None:
         super().__init__(message)
         self.pairs = pairs or []
         self.values = values or {}  # the relaxation's solution that made far pairs, if any
@@ -48,7 +48,7 @@ class Uncertified(RuntimeError):
         # the relaxation's optima (LexSolver.known_optima), the quality tiers fixed
         # (name, value: each the full model's optimum) and a solution that has them, its
         # variables named as `BracketModel.portable` names them.
-        self.optima = optima or {}
+        self.optima: dict[Any, int] = {}
         self.tiers: list[tuple[str, int]] = []
         self.incumbent: dict[tuple[str, int, int], int] = {}
 

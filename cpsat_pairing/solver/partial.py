@@ -130,14 +130,16 @@ class PartialModel:
         bracket with fewer pairs proved.  Reached, it needs no relaxation solved."""
         key = self._optimum_key(chunk)
         carried = self.known_optima.get(key)
-        tried: int | None = max(lower, carried) if carried is not None else lower
-        if (carried is not None or bounded) and tried is not None and tried <= top:
-            self._objective_domain(tried, top)
-            if self._certified_run(tried, proven=True):
-                return None
-            self._objective_domain(lower, top)
-        else:
-            tried = None
+        tried: int | None = None
+        if carried is not None or bounded:
+            tried = lower if carried is None else max(lower, carried)
+            if tried > top:
+                tried = None
+            else:
+                self._objective_domain(tried, top)
+                if self._certified_run(tried, proven=True):
+                    return None
+                self._objective_domain(lower, top)
         relaxed = self._relaxed_bound(chunk, lower)
         if relaxed is None:
             return None  # the incumbent or the relaxation's solution is optimal

@@ -92,12 +92,14 @@ def repair(bm: BracketView, chunk: Sequence[tuple[Term, int]], target: int | Non
             c = row[b] = cost.get(i, 0)
             (free if c <= 0 else costly)[a].append(b)
     # The floats: vertex n + k, the k-th float, meets whoever can take it over.
+    # Who may take over a float: the same variables, weighing what the float's weigh in
+    # every fixed tier (so that the trade keeps their values).
+    candidates = [_takers(bm, d, roles, players, closed) for d, roles in floats]
+    signature = _fixed_coefficients(solver, {i for c in candidates for vs in c.values() for i in vs})
     taking: list[dict[int, list[int]]] = []  # per float: node -> the variables he takes
-    if floats:
-        signature = _fixed_coefficients(solver, [i for q in players for i in _own(bm, q)] + [i for _, r in floats for i in r])
-    for k, (d, roles) in enumerate(floats):
-        takers = _takers(bm, d, roles, players, closed, signature)
-        taking.append({node[q]: vs for q, vs in takers.items()})
+    for k, ((d, roles), takers) in enumerate(zip(floats, candidates)):
+        sign = [signature[i] for i in roles]
+        taking.append({node[q]: vs for q, vs in takers.items() if [signature[i] for i in vs] == sign})
         for b, vs in taking[-1].items():
             c = edges[n + k][b] = edges[b][n + k] = sum(cost.get(i, 0) for i in vs)
             (free if c <= 0 else costly)[n + k].append(b)
@@ -144,50 +146,33 @@ def _floats(bm: BracketView, values: dict[int, int], movable: Sequence[int], clo
     return out
 
 
-def _own(bm: BracketView, p: int) -> list[int]:
-    """A player's own variables (of every family), by index."""
-    return [f[p].index for f in bm.player_families().values() if p in f]
-
-
-def _fixed_coefficients(solver: LexSolver, indices: Iterable[int]) -> Callable[[int], tuple[int, ...]]:
+def _fixed_coefficients(solver: LexSolver, indices: set[int]) -> dict[int, tuple[int, ...]]:
     """Each of these variables' coefficients in the fixed tiers, in order: two
-    variables with the same ones can trade values without changing any fixed tier.
-    (Any other variable: its coefficients, read from the tiers when asked.)"""
-    wanted = set(indices)
+    variables with the same ones can trade values without changing any fixed tier."""
     fixed = [term for term, _ in solver.fixed]
-    coefs: dict[int, list[int]] = {i: [0] * len(fixed) for i in wanted}
+    coefs: dict[int, list[int]] = {i: [0] * len(fixed) for i in indices}
     for k, term in enumerate(fixed):
         for c, i in zip(term.coefs, term.indices):
             row = coefs.get(i)
             if row is not None:
                 row[k] += c
-
-    def signature(i: int) -> tuple[int, ...]:
-        row = coefs.get(i)
-        if row is None:
-            row = coefs[i] = [sum(c for c, j in zip(term.coefs, term.indices) if j == i) for term in fixed]
-        return tuple(row)
-
-    return signature
+    return {i: tuple(row) for i, row in coefs.items()}
 
 
-def _takers(bm: BracketView, d: int, roles: list[int], players: Sequence[int], closed: set[int],
-            signature: Callable[[int], tuple[int, ...]]) -> dict[int, list[int]]:
-    """Who of `players` can take over the float of `d` (`roles`, his true variables),
-    with the variables that would then be true for him: the same families, and a pair
-    with the same player below, each weighing what d's weighs in every fixed tier (so
-    that the trade keeps their values)."""
+def _takers(bm: BracketView, d: int, roles: list[int], players: Sequence[int], closed: set[int]) -> dict[int, list[int]]:
+    """Who of `players` has the variables to take over the float of `d` (`roles`, his
+    true variables), with them: the same families, and a pair with the same player
+    below; none fixed to 0.  `d` himself is one, with his own."""
     families = bm.player_families()
     mine = {f[d].index: name for name, f in families.items() if d in f}
     below = [q for q, i in bm.adj_index[d] if i in roles]
     x = bm.x
-    signs = [signature(i) for i in roles]
     out: dict[int, list[int]] = {d: list(roles)}
     for q in players:
         if q == d:
             continue
         vs: list[int] = []
-        for i, sign in zip(roles, signs):
+        for i in roles:
             name = mine.get(i)
             if name is not None:
                 v = families[name].get(q)
@@ -196,7 +181,7 @@ def _takers(bm: BracketView, d: int, roles: list[int], players: Sequence[int], c
                 v = x.get((q, r))
                 if v is None:
                     v = x.get((r, q))
-            if v is None or v.index in closed or signature(v.index) != sign:
+            if v is None or v.index in closed:
                 break
             vs.append(v.index)
         else:

@@ -241,7 +241,7 @@ def _proved(bm: BracketModel, failure: Uncertified) -> None:
 def _resumed(bm: BracketModel, terms: list[Term], proved: Uncertified | None) -> int:
     """Fix the first of `terms` at the values an earlier near model of the bracket
     proved, its solution (which has them) the incumbent; return how many terms are
-    done (fixed, or skipped as inactive).  None if this model cannot hold that
+    done (fixed, or skipped as inactive): none if this model cannot hold that
     solution, or rejects it (the solver checks it whole)."""
     if proved is None or not proved.tiers:
         return 0
