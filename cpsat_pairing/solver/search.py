@@ -18,7 +18,7 @@ from ortools.sat.python import cp_model_helper as cmh
 from cpsat_pairing.errors import SolveLimitError
 from cpsat_pairing.solver.cpsat import Status, Uncertified, has_solution, solution
 from cpsat_pairing.solver.lex import LexSolver
-from cpsat_pairing.solver.settings import SolverSettings
+from cpsat_pairing.solver.settings import propagation_budget
 
 
 Literal = cp_model.IntVar | cmh.Literal
@@ -100,14 +100,6 @@ def _add_strategy(model: cp_model.CpModel, refs: Sequence[int], value: Reduction
             expr.offset = 0 if r >= 0 else 1
     strategy.variable_selection_strategy = cp_model.CHOOSE_FIRST
     strategy.domain_reduction_strategy = value
-
-
-def propagation_budget(settings: SolverSettings, size: int) -> float:
-    """The fixed search's budget on propagation alone for a model of `size` variables
-    (SolverSettings: `propagation_budget`, scaled down below `propagation_full_size`,
-    and between `propagation_floor` and `propagation_per_variable` per variable)."""
-    scaled = settings.propagation_budget * min(1.0, size / settings.propagation_full_size)
-    return min(scaled, max(settings.propagation_floor, settings.propagation_per_variable * size))
 
 
 def _fixed_search(lex: LexSolver, budget: float | None, lp: bool) -> tuple[cp_model.CpSolver, Status]:

@@ -79,4 +79,12 @@ class SolverSettings:
             raise ValueError(f"SolverSettings.models must end with 'exact', got {self.models}")
 
 
+def propagation_budget(settings: SolverSettings, size: int) -> float:
+    """The fixed search's budget on propagation alone for a model of `size` variables
+    (SolverSettings: `propagation_budget`, scaled down below `propagation_full_size`,
+    and between `propagation_floor` and `propagation_per_variable` per variable)."""
+    scaled = settings.propagation_budget * min(1.0, size / settings.propagation_full_size)
+    return min(scaled, max(settings.propagation_floor, settings.propagation_per_variable * size))
+
+
 DEFAULT_SETTINGS = SolverSettings()
