@@ -147,9 +147,11 @@ class BracketModel(PairIndices):
 
     def _restrict(self) -> None:
         """Give a big model's solver its restriction and the count model's bound (a
-        near model: the bound, which its certificates need)."""
+        near model: the bound, which its certificates need; a model too small for a
+        restriction but with `bound_from` pairs: the bound, which a search on
+        propagation alone then often reaches, LexSolver._reaching_run)."""
         optional = self.optional_pairs()
-        if optional or self.far is not None:
+        if optional or self.far is not None or len(self.x) >= self.settings.bound_from:
             me = weakref.proxy(self)  # see `counts`
             width = self.settings.near_window
             self.solver.use_restrictions(

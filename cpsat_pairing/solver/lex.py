@@ -176,14 +176,18 @@ class LexSolver(PartialModel):
     ) -> tuple[cp_model.CpSolver, Status]:
         """One CP-SAT call on the full model (or on restriction `level`), hinted with the
         incumbent (with `hint_only`, just: is the hint itself a solution?), within
-        `budget` if given (deterministic time), on propagation alone unless `lp`."""
+        `budget` if given (deterministic time); without `lp`, on propagation alone (no
+        LP, no presolve)."""
         self._restrict_to(level)
         if self._values:
             self._hint()
         solver = self.new_solver()
         solver.parameters.fix_variables_to_their_hinted_value = hint_only
         if not lp:
+            # Presolve too would cost more than such a search (2017 brackets of 3,000
+            # pairs: ten times its budget, then nothing found).
             solver.parameters.linearization_level = 0
+            solver.parameters.cp_model_presolve = False
         if hint_only:
             # Every variable of `all_vars` is fixed (any other, such as a class count,
             # follows from them): propagation checks the constraints, and presolve and
@@ -223,27 +227,33 @@ class LexSolver(PartialModel):
     def _restricted_run(self, level: int = 0, reach: bool = False) -> tuple[cp_model.CpSolver, Status] | None:
         """`run` on a restricted model within its budget; None if there is no such
         restriction or it found nothing (a wider one or the full model decides).
-
-        With `reach` (the objective's domain starts at a proven lower bound, so any
-        solution there is optimal), a search on propagation alone goes first, within the
-        fixed search's propagation budget: where the bound is within the restriction's
-        reach it finds it several times faster than the search with the LP, whose root
-        relaxation and cuts are most of such a solve.  A solution it finds short of the
-        bound is the next search's hint."""
+        `reach`: any solution in the objective's domain will do (`_reaching_run`)."""
         if level >= len(self.optional):
             return None
         settings = self.settings
-        size = len(self.model.proto.variables)
-        if reach:
-            solver, status = self.run(lambda: self.call(budget=propagation_budget(settings, size), level=level, lp=False))
-            if status == cp_model.OPTIMAL:
-                return solver, status
-            if has_solution(status):
-                self._keep(solver)
-        scale = min(settings.restricted_scale_max, max(1.0, size / settings.restricted_full_size))
+        scale = min(settings.restricted_scale_max, max(1.0, len(self.model.proto.variables) / settings.restricted_full_size))
         budget = settings.restricted_budget * scale
-        solver, status = self.run(lambda: self.call(budget=budget, level=level))
+        if reach:
+            solver, status = self._reaching_run(budget, level)
+        else:
+            solver, status = self.run(lambda: self.call(budget=budget, level=level))
         return (solver, status) if has_solution(status) else None
+
+    def _reaching_run(self, budget: float | None, level: int | None = None) -> tuple[cp_model.CpSolver, Status]:
+        """`run` for a question that any solution answers: a feasibility question, or an
+        objective whose domain starts at a proven lower bound (a solution there is
+        optimal).  A search on propagation alone goes first, within the fixed search's
+        propagation budget: where such a solution is within reach it finds it several
+        times faster than the search with the LP, whose root relaxation and cuts are
+        most of these solves.  Past it the search with the LP decides, within `budget`,
+        hinted with what the first found short of the bound."""
+        size = len(self.model.proto.variables)
+        solver, status = self.run(lambda: self.call(budget=propagation_budget(self.settings, size), level=level, lp=False))
+        if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+            return solver, status
+        if has_solution(status):
+            self._keep(solver)
+        return self.run(lambda: self.call(budget=budget, level=level))
 
     def _keep(self, solver: cp_model.CpSolver) -> None:
         self._values = solution(solver)
@@ -275,7 +285,7 @@ class LexSolver(PartialModel):
             if hint is not None:
                 self._values = hint
             try:
-                solver, status = self.call()
+                solver, status = self._reaching_run(None)
                 if found(solver, status):
                     return solution(solver)
                 if self.partial and conclusive:
@@ -304,10 +314,10 @@ class LexSolver(PartialModel):
         """A feasibility question: the restrictions first, the narrowest first, then the
         full model.  A restriction's "no" is cheap; its "yes" is the answer."""
         for level in range(len(self.optional)):
-            found_ = self._restricted_run(level)
+            found_ = self._restricted_run(level, reach=True)
             if found_ is not None:
                 return found_
-        solver, status = self.run()
+        solver, status = self._reaching_run(None)
         if self.partial and status == cp_model.INFEASIBLE:
             self._refuted()
         return solver, status
@@ -383,6 +393,7 @@ class LexSolver(PartialModel):
         if objective is not None:
             set_objective(self.model, *objective)
         known: int | None = None  # a lower bound of the objective over the full model
+        reach = False  # any solution in the objective's domain is optimal (it starts at the count bound)
         if objective is not None and chunk and (self.optional or self.bound is not None):
             own = sum(w * self.floor(t) for t, w in chunk)
             least = self.bound(chunk, self.fixed) if self.bound is not None else None
@@ -405,13 +416,14 @@ class LexSolver(PartialModel):
             top = sum(c for c in objective[1] if c > 0)
             if lower <= top:
                 self.model.proto.objective.domain.extend([lower, top])
+                reach = least is not None
             if self.partial:
                 near = self._near_tier(chunk, lower, least is not None, top)
                 if near is None:
                     return
                 known = near
             for level in range(len(self.optional)):
-                found_ = self._restricted_run(level, reach=least is not None and lower <= top)
+                found_ = self._restricted_run(level, reach=reach)
                 if found_ is None:
                     continue
                 self._keep(found_[0])
@@ -423,7 +435,10 @@ class LexSolver(PartialModel):
                     return
                 if least is None:
                     break  # nothing to reach: the full model decides
-        solver, status = self.run()
+        if reach and not self.optional and not self.partial:
+            solver, status = self._reaching_run(None)
+        else:
+            solver, status = self.run()
         if status == cp_model.INFEASIBLE:
             if self.partial:
                 self._refuted()

@@ -176,7 +176,9 @@ class PartialModel:
         `known` or the relaxation (hinted with it) proves that nothing does better: the
         near model need not prove its own optimum, which can take far longer than the
         relaxation's proof.  False if neither settles it (the unbounded solve decides).
-        `proven`: `known` is this relaxation's optimum, so it proves nothing above it."""
+        `proven`: `known` is this relaxation's optimum, so it proves nothing above it.
+        With the LP from the start (not `_reaching_run`): the near pairs seldom reach
+        the bound on propagation alone, and a big model's failed try costs seconds."""
         solver, status = self.run(lambda: self.call(budget=self.settings.relaxed_budget))
         if not has_solution(status):
             return False

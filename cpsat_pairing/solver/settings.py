@@ -50,6 +50,11 @@ class SolverSettings:
     # `bound_budget`; past them, no bound.
     bound_first_budget: float = 0.03
     bound_budget: float = 0.3
+    # A model too small for restrictions gets the count model's bound from this many
+    # pair variables: where a solution reaches it, a search on propagation alone finds
+    # it faster than the LP proves the optimum (below, the solves are too short to pay
+    # for the count model).
+    bound_from: int = 1000
     # The transposition's fixed search: on propagation alone first, then with the LP,
     # then (past both) the partner tiers one by one.
     propagation_budget: float = 0.5
