@@ -118,3 +118,47 @@ def test_staged_count_searches_give_the_default_search_bound(tmp_path: Path, mon
     monkeypatch.setattr(CountBound, "minimum", minimum)
     pair(read_trf(make_large(tmp_path, players=240, seed=3)), settings=RESTRICTED)
     assert compared and all(a == b for a, b in compared), compared
+
+
+def test_questions_any_solution_answers_are_settled_on_propagation_alone_without_changing_the_pairing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Restricted runs whose objective starts at the count bound, and feasibility
+    questions, are first searched without the LP (LexSolver._reaching_run): on a random
+    240-player round some are settled there, and the pairing is the one the searches
+    with the LP alone give."""
+    t = read_trf(make_large(tmp_path, players=240, seed=3))
+    before = STATS["propagated"]
+    quick = pair(t, settings=RESTRICTED)
+    assert STATS["propagated"] > before
+
+    def lp_only(self, budget, level=None):
+        return self.run(lambda: self.call(budget=budget, level=level))
+
+    monkeypatch.setattr(LexSolver, "_reaching_run", lp_only)
+    before = STATS["propagated"]
+    slow = pair(t, settings=RESTRICTED)
+    assert STATS["propagated"] == before
+    assert (quick.as_pairs(), quick.bye) == (slow.as_pairs(), slow.bye)
+
+
+def test_a_model_too_small_for_restrictions_gets_the_count_bound_from_bound_from_pairs() -> None:
+    """`bound_from`: a bracket model with that many pair variables but fewer than
+    `sparse_from` has no restriction and the count model's bound; below it, neither.
+    Either way the rounds match the reference engine's."""
+    path = CORPUS_2026[0]
+    t = read_trf(path)
+    st = build_state(t, 3)
+    present = sorted(st.present, key=st.rank_key)
+
+    def model(settings: SolverSettings) -> BracketModel:
+        return BracketModel(st, present, present, frozenset(), [], Compatibility(st, t), frozenset(present),
+                            settings=settings)
+
+    bounded = model(SolverSettings(bound_from=1))
+    assert bounded.optional_pairs() == [] and bounded.solver.bound is not None
+    assert model(SolverSettings(bound_from=10**9)).solver.bound is None
+    for rnd in range(2, 6):
+        for settings in (SolverSettings(bound_from=1), SolverSettings(bound_from=10**9)):
+            got = pair(t, rnd, settings=settings)
+            assert (set(got.as_pairs()), got.bye) == recorded(t, rnd), f"round {rnd}"

@@ -250,6 +250,7 @@ class LexSolver(PartialModel):
         size = len(self.model.proto.variables)
         solver, status = self.run(lambda: self.call(budget=propagation_budget(self.settings, size), level=level, lp=False))
         if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+            STATS["propagated"] += 1
             return solver, status
         if has_solution(status):
             self._keep(solver)
