@@ -23,7 +23,7 @@ from cpsat_pairing.domain.tournament import Colour
 from cpsat_pairing.dutch import order
 from cpsat_pairing.solver import search
 from cpsat_pairing.solver.counts import add_class_counts
-from cpsat_pairing.solver.search import propagation_budget
+from cpsat_pairing.solver.settings import propagation_budget
 from cpsat_pairing.solver.terms import make_term
 from cpsat_pairing.testing.large import make_large
 

@@ -19,6 +19,7 @@ from cpsat_pairing.dutch.bracket import BracketModel
 from cpsat_pairing.dutch.e2013 import procedure as procedure2013
 from cpsat_pairing.dutch.e2026.procedure import Procedure2026
 from cpsat_pairing.formats.pair_list import write_pair_list
+from cpsat_pairing.solver import lex
 from cpsat_pairing.solver.bounds import CountBound
 from cpsat_pairing.solver.cpsat import STATS, InfeasibleError
 from cpsat_pairing.solver.lex import LexSolver
@@ -118,13 +119,22 @@ def test_restrictions_that_find_nothing_leave_the_full_model_to_decide(monkeypat
     """Restrictions on every model, each finding nothing within its budget."""
     calls = []
 
-    def nothing(self, level=0):
+    def nothing(self, level=0, reach=False):
         calls.append(level)
         return None
 
     monkeypatch.setattr(LexSolver, "_restricted_run", nothing)
     assert _replays_exactly(CORPUS_2026[:2], settings=RESTRICTED) > 0
     assert calls
+
+
+def test_searches_on_propagation_alone_that_find_nothing_leave_the_lp_search_to_decide(monkeypatch) -> None:
+    """The first, LP-free try at a question any solution answers (LexSolver._reaching_run)
+    has no budget at all: the search with the LP answers every one."""
+    before = STATS["propagated"]
+    monkeypatch.setattr(lex, "propagation_budget", lambda settings, size: 0.0)
+    assert _replays_exactly(CORPUS_2026[:2], settings=RESTRICTED) > 0
+    assert STATS["propagated"] == before
 
 
 def test_fixed_search_past_its_budget_is_solved_tier_by_tier(monkeypatch) -> None:
