@@ -436,6 +436,8 @@ class LexSolver(PartialModel):
                     return
                 if least is None:
                     break  # nothing to reach: the full model decides
+        # Without the LP first only where nothing tried it yet: restrictions did, in
+        # their own runs, and a near model's certified run keeps the LP (partial.py).
         if reach and not self.optional and not self.partial:
             solver, status = self._reaching_run(None)
         else:
