@@ -173,11 +173,12 @@ class LexSolver(PartialModel):
 
     def call(
         self, hint_only: bool = False, budget: float | None = None, level: int | None = None, lp: bool = True,
+        cuts: bool = True,
     ) -> tuple[cp_model.CpSolver, Status]:
         """One CP-SAT call on the full model (or on restriction `level`), hinted with the
         incumbent (with `hint_only`, just: is the hint itself a solution?), within
         `budget` if given (deterministic time); without `lp`, on propagation alone (no
-        LP, no presolve)."""
+        LP, no presolve); without `cuts`, with the LP of the linear constraints alone."""
         self._restrict_to(level)
         if self._values:
             self._hint()
@@ -188,6 +189,8 @@ class LexSolver(PartialModel):
             # pairs: ten times its budget, then nothing found).
             solver.parameters.linearization_level = 0
             solver.parameters.cp_model_presolve = False
+        elif not cuts:
+            solver.parameters.linearization_level = 1
         if hint_only:
             # Every variable of `all_vars` is fixed (any other, such as a class count,
             # follows from them): propagation checks the constraints, and presolve and

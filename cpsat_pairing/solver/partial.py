@@ -109,7 +109,22 @@ class PartialModel:
     def _relaxation_run(self) -> tuple[cp_model.CpSolver, Status]:
         """`run` on the relaxation, hinted with the incumbent, within `relaxed_budget`."""
         with self.relaxed():
-            return self.run(lambda: self.call(budget=self.settings.relaxed_budget))
+            return self._light_first(keep=False)
+
+    def _light_first(self, keep: bool) -> tuple[cp_model.CpSolver, Status]:
+        """`run` within `relaxed_budget`, after a try with the LP of the linear
+        constraints alone within `light_budget` (SolverSettings): kept if it proves
+        its answer (reaches the objective domain's lower bound, or finds none).  With
+        `keep`, what that try found short of it hints the search with the cuts."""
+        light = self.settings.light_budget
+        if light > 0:
+            solver, status = self.run(lambda: self.call(budget=light, cuts=False))
+            if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+                STATS["light"] += 1
+                return solver, status
+            if keep and has_solution(status):
+                self._keep(solver)
+        return self.run(lambda: self.call(budget=self.settings.relaxed_budget))
 
     def _relaxation_reaches(self, value: int) -> bool:
         """Whether the relaxation proves that no solution does better than `value` (its
@@ -179,7 +194,7 @@ class PartialModel:
         `proven`: `known` is this relaxation's optimum, so it proves nothing above it.
         With the LP from the start (not `_reaching_run`): the near pairs seldom reach
         the bound on propagation alone, and a big model's failed try costs seconds."""
-        solver, status = self.run(lambda: self.call(budget=self.settings.relaxed_budget))
+        solver, status = self._light_first(keep=True)
         if not has_solution(status):
             return False
         self._keep(solver)

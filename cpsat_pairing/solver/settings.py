@@ -35,6 +35,11 @@ class SolverSettings:
     near_from: int = 20_000
     near_window: int = 12
     relaxed_budget: float = 5.0
+    # Each such solve (and a near model's own best within `relaxed_budget`) first runs
+    # with the LP of the linear constraints alone, without its cuts, within
+    # `light_budget`: where a solution at the proven bound exists, that search finds it
+    # several times faster than the one with the cuts, whose proofs are not needed there.
+    light_budget: float = 3.0
     # A near model whose certificate names far pairs it needs is made again with them,
     # at most `near_extensions` times and with at most `near_extension_pairs` of them
     # (more is a model of nearly every pair, which the aggregate model builds faster).
