@@ -10,6 +10,7 @@ still end in the same pairing.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -148,9 +149,43 @@ def test_near_models_made_again_with_the_far_pairs_a_certificate_names(monkeypat
 
     monkeypatch.setattr(procedure.Procedure2026, "solve", staticmethod(solve))
     before = STATS["extended"]
-    assert _replay(FORCED, SAMPLE[:1]) > 3
+    assert _replay(replace(FORCED, near_extension_share=1.0), SAMPLE[:1]) > 3
     assert STATS["extended"] > before
     assert any(bm.far is not None and not bm.far.groups for bm in made)
+
+
+def test_extensions_stop_at_their_share_of_the_bracket_s_pairs(monkeypatch) -> None:
+    """A certificate naming more far pairs than `near_extension_share` of the
+    bracket's pairs hands the bracket to the aggregate model instead: the same
+    pairing, no near model made again."""
+    original = procedure.Procedure2026.solve
+
+    def solve(rc, bracket, kind, on_tier, extra=(), proved=None):
+        bm = original(rc, bracket, kind, on_tier, extra, proved)
+        if kind == "near" and bm.far is not None and bm.far.groups:
+            raise Uncertified("one far pair, in this test", [next(iter(bm.x))])
+        return bm
+
+    monkeypatch.setattr(procedure.Procedure2026, "solve", staticmethod(solve))
+    before = dict(STATS)
+    assert _replay(replace(FORCED, near_extension_share=0.0), SAMPLE[:1]) > 3
+    assert STATS["extended"] == before["extended"]
+    assert STATS["fallbacks"] > before["fallbacks"]
+
+
+@pytest.mark.parametrize("seed", [1, 9])
+def test_tries_without_the_lp_cuts_change_no_pairing(seed: int) -> None:
+    """A near model's certified runs and relaxations first try the LP without its cuts
+    (`light_budget`); with no such try at all, the pairing is the same."""
+    t = parse_trf(build(120, 6, seed))
+    settings = SolverSettings(near_from=0, near_window=0)
+    before = STATS["light"]
+    light = pair(t, settings=settings)
+    assert STATS["light"] > before  # the tries answered some questions
+    before = STATS["light"]
+    plain = pair(t, settings=replace(settings, light_budget=0.0))
+    assert STATS["light"] == before
+    assert (set(light.as_pairs()), light.bye, light.brackets) == (set(plain.as_pairs()), plain.bye, plain.brackets)
 
 
 def test_optima_carried_to_a_near_model_made_again_spare_its_relaxation(monkeypatch) -> None:

@@ -41,10 +41,11 @@ class SolverSettings:
     # several times faster than the one with the cuts, whose proofs are not needed there.
     light_budget: float = 3.0
     # A near model whose certificate names far pairs it needs is made again with them,
-    # at most `near_extensions` times and with at most `near_extension_pairs` of them
-    # (more is a model of nearly every pair, which the aggregate model builds faster).
+    # at most `near_extensions` times and with at most `near_extension_share` of the
+    # bracket's pairs (more nears a model of every pair, which the aggregate model
+    # builds faster).
     near_extensions: int = 2
-    near_extension_pairs: int = 2000
+    near_extension_share: float = 1 / 16
     # A model with more variables than this gets a proportionally bigger restricted
     # budget, up to `restricted_scale_max` times: a restriction's presolve and root LP
     # grow with the model, and a budget spent before them finds nothing at all.

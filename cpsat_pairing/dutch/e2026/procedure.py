@@ -193,14 +193,17 @@ class Procedure2026:
     def solve_near(cls, rc: RoundContext, bracket: Bracket, on_tier: Callable[[str], None] | None) -> BracketModel:
         """The bracket on a model of its near pairs (dutch/near.py), which a certificate
         that fails for want of some far pairs makes again with them, up to
-        `SolverSettings.near_extensions` times and `near_extension_pairs` far pairs."""
+        `SolverSettings.near_extensions` times and with `near_extension_share` of
+        the bracket's pairs."""
         extra: list[Pair] = []
         proved: Uncertified | None = None
+        size = len(bracket.players)
+        most = rc.settings.near_extension_share * size * (size - 1) / 2
         for _ in range(rc.settings.near_extensions):
             try:
                 return cls.solve(rc, bracket, "near", on_tier, extra, proved)
             except Uncertified as failure:
-                if not failure.pairs or len(extra) + len(failure.pairs) > rc.settings.near_extension_pairs:
+                if not failure.pairs or len(extra) + len(failure.pairs) > most:
                     raise
                 STATS["extended"] += 1
                 extra += failure.pairs
