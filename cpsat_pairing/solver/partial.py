@@ -38,7 +38,8 @@ class PartialModel:
         _values: dict[int, int]
 
         def run(self, call: Callable[[], tuple[cp_model.CpSolver, Status]] | None = None) -> tuple[cp_model.CpSolver, Status]: ...
-        def call(self, hint_only: bool = False, budget: float | None = None, level: int | None = None) -> tuple[cp_model.CpSolver, Status]: ...
+        def call(self, hint_only: bool = False, budget: float | None = None, level: int | None = None,
+                 lp: bool = True, cuts: bool = True) -> tuple[cp_model.CpSolver, Status]: ...
         def value(self, term: Term) -> int: ...
         def _feasible(self) -> tuple[cp_model.CpSolver, Status]: ...
         def _keep(self, solver: cp_model.CpSolver) -> None: ...
@@ -192,8 +193,9 @@ class PartialModel:
         near model need not prove its own optimum, which can take far longer than the
         relaxation's proof.  False if neither settles it (the unbounded solve decides).
         `proven`: `known` is this relaxation's optimum, so it proves nothing above it.
-        With the LP from the start (not `_reaching_run`): the near pairs seldom reach
-        the bound on propagation alone, and a big model's failed try costs seconds."""
+        With the LP from the start (`_light_first`, not `_reaching_run`): the near pairs
+        seldom reach the bound on propagation alone, and a big model's failed try costs
+        seconds."""
         solver, status = self._light_first(keep=True)
         if not has_solution(status):
             return False
