@@ -86,7 +86,9 @@ def test_a_neighbour_view_behaves_as_the_set_it_stands_for() -> None:
         assert len(view) == len(explicit) and frozenset(view) == explicit
         assert list(view) == [q for q in pool if q in explicit]  # the pool's order
         assert ok.excluded(p) >= pool - explicit
-        for probe in [*probes, ok.excluded(p) & pool]:  # the last: disjoint unless empty
+        crowd = frozenset(range(10**6, 10**6 + 50))  # outsiders: a scan past the first few members
+        mixed = [crowd | ok.excluded(p) & pool, crowd | {next(iter(explicit), -1)}]
+        for probe in [*probes, *mixed, ok.excluded(p) & pool]:  # the last: disjoint unless empty
             assert view & probe == explicit & probe == probe & view
             assert view.isdisjoint(probe) == explicit.isdisjoint(probe) == view.isdisjoint(list(probe))
         assert all((q in view) == (q in explicit) for q in [*pool, *outsiders])

@@ -64,6 +64,16 @@ class Neighbours(Set[int]):
     def isdisjoint(self, other: Iterable[object]) -> bool:
         pool, excluded = self._pool, self._excluded
         if isinstance(other, (set, frozenset)):
+            # A member of `other` in the pool and not excluded says no, and one is
+            # nearly always among the first few: the scan below stops there, where the
+            # intersection would go through the whole of a big scoregroup.
+            for tried, q in enumerate(other):
+                if q in pool and q not in excluded:
+                    return False
+                if tried > len(excluded):
+                    break
+            else:
+                return True
             return other.intersection(pool) <= excluded
         return not any(q in pool and q not in excluded for q in other)
 
