@@ -251,13 +251,27 @@ class LexSolver(PartialModel):
         most of these solves.  Past it the search with the LP decides, within `budget`,
         hinted with what the first found short of the bound."""
         size = len(self.model.proto.variables)
-        solver, status = self.run(lambda: self.call(budget=propagation_budget(self.settings, size), level=level, lp=False))
+        return self._first_then(
+            lambda: self.call(budget=propagation_budget(self.settings, size), level=level, lp=False),
+            lambda: self.call(budget=budget, level=level),
+            "propagated",
+        )
+
+    def _first_then(
+        self, first: Callable[[], tuple[cp_model.CpSolver, Status]], then: Callable[[], tuple[cp_model.CpSolver, Status]],
+        counter: str, keep: bool = True,
+    ) -> tuple[cp_model.CpSolver, Status]:
+        """`run` of a cheaper search `first`, kept if it proves its answer (an optimum,
+        such as a solution at the start of the objective's domain, or none; counted in
+        STATS[`counter`]); else `run` of `then`, hinted (with `keep`) with what `first`
+        found short of it."""
+        solver, status = self.run(first)
         if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
-            STATS["propagated"] += 1
+            STATS[counter] += 1
             return solver, status
-        if has_solution(status):
+        if keep and has_solution(status):
             self._keep(solver)
-        return self.run(lambda: self.call(budget=budget, level=level))
+        return self.run(then)
 
     def _keep(self, solver: cp_model.CpSolver) -> None:
         self._values = solution(solver)

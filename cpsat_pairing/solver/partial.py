@@ -43,6 +43,9 @@ class PartialModel:
         def value(self, term: Term) -> int: ...
         def _feasible(self) -> tuple[cp_model.CpSolver, Status]: ...
         def _keep(self, solver: cp_model.CpSolver) -> None: ...
+        def _first_then(self, first: Callable[[], tuple[cp_model.CpSolver, Status]],
+                        then: Callable[[], tuple[cp_model.CpSolver, Status]], counter: str,
+                        keep: bool = True) -> tuple[cp_model.CpSolver, Status]: ...
 
     def start_partial(self) -> None:
         """Not partial until `use_relaxation`."""
@@ -118,14 +121,13 @@ class PartialModel:
         its answer (reaches the objective domain's lower bound, or finds none).  With
         `keep`, what that try found short of it hints the search with the cuts."""
         light = self.settings.light_budget
-        if light > 0:
-            solver, status = self.run(lambda: self.call(budget=light, cuts=False))
-            if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
-                STATS["light"] += 1
-                return solver, status
-            if keep and has_solution(status):
-                self._keep(solver)
-        return self.run(lambda: self.call(budget=self.settings.relaxed_budget))
+
+        def with_cuts() -> tuple[cp_model.CpSolver, Status]:
+            return self.call(budget=self.settings.relaxed_budget)
+
+        if light <= 0:
+            return self.run(with_cuts)
+        return self._first_then(lambda: self.call(budget=light, cuts=False), with_cuts, "light", keep)
 
     def _relaxation_reaches(self, value: int) -> bool:
         """Whether the relaxation proves that no solution does better than `value` (its
