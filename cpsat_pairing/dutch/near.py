@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeVar
+from typing import Protocol, TypeVar
 
 from ortools.sat.python import cp_model
 
@@ -44,9 +44,7 @@ from cpsat_pairing.domain.tournament import Colour
 from cpsat_pairing.solver.bounds import player_classes
 from cpsat_pairing.solver.terms import INT_MIN, add_linear, add_weighted
 from cpsat_pairing.dutch.model import PairModel
-
-if TYPE_CHECKING:
-    from cpsat_pairing.dutch.bracket import BracketModel
+from cpsat_pairing.solver.view import RoundView
 
 Pair = tuple[int, int]
 
@@ -115,7 +113,12 @@ def _forced_same(left: Sequence[Counter[Colour | None]]) -> int:
     return max(0, max(0, s1[a] - s2[b]) + max(0, s1[b] - s2[a]) - s2[None])
 
 
-def near_rows(bm: BracketModel, window: int, extra: Iterable[Pair]) -> list[tuple[int, list[int]]]:
+class NearModel(PairModel, RoundView, Protocol):
+    """A bracket model that can be a near model: the 2026 aggregate model and the 2017
+    bracket alone."""
+
+
+def near_rows(bm: NearModel, window: int, extra: Iterable[Pair]) -> list[tuple[int, list[int]]]:
     """The rows of a near model over `bm.bracket` (ranking order): each player with the
     later players he may meet by a near pair, every pair with an MDP, and the pairs of
     `extra` (the witness) inside the bracket."""
@@ -169,7 +172,7 @@ class FarPairs:
     sides: dict[int, tuple[Pair, int, int]] = field(default_factory=dict)
 
     @classmethod
-    def build(cls, bm: BracketModel) -> FarPairs:
+    def build(cls, bm: NearModel) -> FarPairs:
         """The far part of `bm`, whose near pairs (`bm.x`) are made: its variables and
         the constraints between them (each player's own rows, which f joins, are the
         model's)."""
@@ -263,11 +266,21 @@ class FarPairs:
         for (side, c), ps in by_label.items():
             parts = [v.index for k, v in made.items() if k[side] == c]
             add_linear(model, [self.f[p].index for p in ps] + parts, [1] * len(ps) + [-1] * len(parts), 0)
-        # A far player on neither side (paired with an MDP, or floating) makes no far pair.
+        # A far player on neither side (paired with an MDP, or floating) makes no far
+        # pair; nor does one with no far partner on the other side (the counts are by
+        # class: they would let him meet a player of a partner class he cannot meet).
+        others = (frozenset(s2), frozenset(s1))
         for p, v in self.f.items():
-            if p not in label:
+            if p not in label or not self._has_far_partner(bm, p, others[label[p][0]]):
                 add_linear(model, [v.index], [1], 0)
         bm.solver.add_variables(made.values())
+
+    @staticmethod
+    def _has_far_partner(bm: PairModel, p: int, among: frozenset[int]) -> bool:
+        """Whether `p` may meet a player of `among` by a pair the model does not make
+        (most players may: the scan stops at the first)."""
+        x, ok = bm.x, bm.compatible
+        return any((p, q) not in x and (q, p) not in x and ok(p, q) for q in among)
 
     def skipped(self, bm: PairModel, s1: Sequence[int], among: frozenset[int], bsn: dict[int, int]) -> list[Pair]:
         """Each S1 player with the S2 players of lower BSN than his partner, left free by

@@ -67,10 +67,16 @@ def _fix_partners(
         if bm.far is None or not failure.values:
             raise
         # A near model whose relaxation pairs these players by far pairs: made again
-        # with their pairs between S1 and S2, it may pair them so.
+        # with their pairs between S1 and S2, it may pair them so.  Where they cannot
+        # meet each other (the counts are by class), with their pairs to every player
+        # of the other side.
         far = bm.far.paired_far(failure.values)
         ones = [p for p in far if p in s1set], [q for q in far if q not in s1set]
-        raise Uncertified(str(failure), [(p, q) for p in ones[0] for q in ones[1] if bm.compatible(p, q)]) from None
+        pairs = [(p, q) for p in ones[0] for q in ones[1] if bm.compatible(p, q)]
+        if not pairs:
+            pairs = [(p, q) for p in s1 for q in s2 if (p in far or q in far) and (p, q) not in bm.x
+                     and (q, p) not in bm.x and bm.compatible(p, q)]
+        raise Uncertified(str(failure), pairs) from None
     if found is None:
         if bm.far is not None:
             raise Uncertified("the transposition's search used up its budget")

@@ -250,12 +250,15 @@ class LexSolver(PartialModel):
         times faster than the search with the LP, whose root relaxation and cuts are
         most of these solves.  Past it the search with the LP decides, within `budget`,
         hinted with what the first found short of the bound."""
-        size = len(self.model.proto.variables)
         return self._first_then(
-            lambda: self.call(budget=propagation_budget(self.settings, size), level=level, lp=False),
-            lambda: self.call(budget=budget, level=level),
-            "propagated",
+            lambda: self._propagation(level), lambda: self.call(budget=budget, level=level), "propagated"
         )
+
+    def _propagation(self, level: int | None = None) -> tuple[cp_model.CpSolver, Status]:
+        """A search on propagation alone within the fixed search's propagation budget
+        for a model of this size (`_reaching_run`)."""
+        size = len(self.model.proto.variables)
+        return self.call(budget=propagation_budget(self.settings, size), level=level, lp=False)
 
     def _first_then(
         self, first: Callable[[], tuple[cp_model.CpSolver, Status]], then: Callable[[], tuple[cp_model.CpSolver, Status]],

@@ -42,6 +42,7 @@ class PartialModel:
                  lp: bool = True, cuts: bool = True) -> tuple[cp_model.CpSolver, Status]: ...
         def value(self, term: Term) -> int: ...
         def _feasible(self) -> tuple[cp_model.CpSolver, Status]: ...
+        def _propagation(self, level: int | None = None) -> tuple[cp_model.CpSolver, Status]: ...
         def _keep(self, solver: cp_model.CpSolver) -> None: ...
         def _first_then(self, first: Callable[[], tuple[cp_model.CpSolver, Status]],
                         then: Callable[[], tuple[cp_model.CpSolver, Status]], counter: str,
@@ -58,8 +59,10 @@ class PartialModel:
         # optimum, so a near model of the same bracket made again with more pairs
         # starts from them instead of solving its relaxation again.
         self.known_optima: dict[OptimumKey, int] = {}
+        self.propagate_first = False
 
-    def use_relaxation(self, relax: int, far: Sequence[int]) -> None:
+
+    def use_relaxation(self, relax: int, far: Sequence[int], propagate_first: bool = False) -> None:
         """The model holds part of the pairs (dutch/near.py): the others are counted by
         variables that the Boolean `relax` at 0 keeps at 0, and `far` say a player is
         paired by one of them.
@@ -68,7 +71,12 @@ class PartialModel:
         the full model's.  An answer that depends on the pairs left out -- an optimum
         above every known lower bound, a "no" -- is asked again of the relaxation
         (`relax` free: every full solution is one of its solutions); where that does not
-        confirm it, `Uncertified` is raised and a model of every pair decides."""
+        confirm it, `Uncertified` is raised and a model of every pair decides.
+
+        `propagate_first`: a certified run first searches on propagation alone, as a
+        reaching run does: a model of pairs and downfloaters alone reaches its bound so
+        (the 2017 bracket alone), where one that counts the players below does not."""
+        self.propagate_first = propagate_first
         self.relax = relax
         self.far = list(far)
         self.domains.fix([(relax, 0)])
@@ -198,7 +206,11 @@ class PartialModel:
         With the LP from the start (`_light_first`, not `_reaching_run`): the near pairs
         seldom reach the bound on propagation alone, and a big model's failed try costs
         seconds."""
-        solver, status = self._light_first(keep=True)
+        if self.propagate_first:
+            solver, status = self._first_then(
+                self._propagation, lambda: self.call(budget=self.settings.relaxed_budget), "propagated")
+        else:
+            solver, status = self._light_first(keep=True)
         if not has_solution(status):
             return False
         self._keep(solver)

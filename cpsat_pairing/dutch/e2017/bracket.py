@@ -24,17 +24,18 @@ import weakref
 from dataclasses import dataclass, field
 from functools import cached_property
 from fractions import Fraction
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
 from ortools.sat.python import cp_model
 
 from cpsat_pairing.domain.compat import Compatibility
 from cpsat_pairing.domain.state import RoundState
 from cpsat_pairing.dutch.model import PairIndices, make_pairs, odd_sets, window_restrictions
+from cpsat_pairing.dutch.near import FarPairs, near_rows
 from cpsat_pairing.solver.bounds import CountBound
 from cpsat_pairing.solver.lex import LexSolver
 from cpsat_pairing.solver.matching import max_matching
-from cpsat_pairing.solver.repair import repair
+from cpsat_pairing.solver.repair import repair, settled_pairs
 from cpsat_pairing.solver.settings import DEFAULT_SETTINGS, SolverSettings
 from cpsat_pairing.solver.terms import add_sum
 
@@ -63,6 +64,9 @@ class BracketModel2017(PairIndices):
     df: dict[int, cp_model.IntVar] = field(default_factory=dict)
     adj: dict[int, list[tuple[int, cp_model.IntVar]]] = field(default_factory=dict)
     exit: dict[int, cp_model.IntVar] = field(default_factory=dict)  # none: the 2026 lazy model's
+    # A near model of the bracket alone (dutch/near.py): the pairs of the matching it
+    # starts from, which it makes beside its near pairs.  None: every pair.
+    near: Sequence[Pair] | None = None
     # The bracket alone (dutch/alone.py): a normal bracket without the players below.
     local: bool = field(init=False, default=False)
     next_group: list[int] = field(init=False, default_factory=list)
@@ -70,6 +74,7 @@ class BracketModel2017(PairIndices):
     def __post_init__(self) -> None:
         self.bsn = {p: i + 1 for i, p in enumerate(self.bracket)}
         self.local = not self.special and not self.lower
+        assert self.near is None or self.local, "a near model holds the bracket alone"
         self.next_group = [] if self.special else list(self.lower)
         self.mdps = frozenset(self.mdps)
         self.in_bracket = frozenset(self.bracket)
@@ -111,12 +116,28 @@ class BracketModel2017(PairIndices):
                 if adj[p]:
                     add_sum(m, [i for _, i in adj[p]], hi=1)
         in_bracket = self.in_bracket
+        far = self.far.f if self.far is not None else {}
         for p in self.bracket:
             d = m.new_bool_var(f"df_{p}")
             self.df[p] = d
-            add_sum(m, [i for q, i in adj[p] if q in in_bracket] + [d.index], 1, 1)
+            row = [i for q, i in adj[p] if q in in_bracket] + [d.index]
+            if p in far:
+                row.append(far[p].index)  # a far pair is made inside the bracket
+            add_sum(m, row, 1, 1)
         all_vars = list(self.x.values()) + list(self.u.values()) + list(self.df.values())
+        if self.far is not None:
+            all_vars += self.far.variables()
         self.solver = LexSolver(m, all_vars, self.settings)
+        if self.far is not None:
+            self.solver.use_relaxation(self.far.relax.index, [v.index for v in self.far.f.values()], propagate_first=True)
+            me = weakref.proxy(self)  # see `counts`
+            width = self.settings.near_window
+            self.solver.use_restrictions(
+                [], lambda chunk, fixed: me.counts.minimum(chunk, fixed),
+                lambda chunk, target: repair(me, chunk, target, trade=False),
+                lambda chunk: settled_pairs(me, chunk, width),
+            )
+            return
         # A big model: each tier first restricted to the pairs near the natural partners,
         # and the residents re-paired by a matching (solver/repair.py).  The count
         # model's bounds hold for the bracket alone, whose only constraint is the one it
@@ -137,7 +158,13 @@ class BracketModel2017(PairIndices):
 
     def _make_pairs(self) -> None:
         """x[p, q] for each compatible pair (two MDPs never meet), with the neighbour
-        lists (dutch.model.make_pairs)."""
+        lists (dutch.model.make_pairs); a near model makes its near pairs and counts
+        the others (dutch/near.py)."""
+        if self.near is not None:
+            rows = near_rows(self, self.settings.near_window, self.near)
+            self.x, self.adj, self.adj_index, self.first_pair_index = make_pairs(self.model, self.players, rows)
+            self.far = FarPairs.build(self)
+            return
         ex, mdps, players = self.compatible.excluded, self.mdps, self.players
         rows = []
         for i, p in enumerate(players):
@@ -181,8 +208,13 @@ class BracketModel2017(PairIndices):
 
     @cached_property
     def _bracket_pairs(self) -> list[tuple[Pair, cp_model.IntVar]]:
+        """In a near model also each count of far pairs, as a pair of two players of
+        its classes (dutch/near.py)."""
         inside = self.in_bracket
-        return [((p, q), v) for (p, q), v in self.x.items() if p in inside and q in inside]
+        out = [((p, q), v) for (p, q), v in self.x.items() if p in inside and q in inside]
+        if self.far is not None:
+            out += self.far.pseudo_pairs()
+        return out
 
     def sd_floater(self, p: int) -> int:
         """A.8: the score difference of a downfloater (score - (lowest score - 1)), in `unit`s."""

@@ -19,7 +19,7 @@ tiers after [C.7] are solved on the bracket alone (dutch/alone.py).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 
 from cpsat_pairing.dutch.alone import finish_alone, solve_alone
@@ -31,7 +31,8 @@ from cpsat_pairing.dutch.order import generation_order
 from cpsat_pairing.dutch.registry import CRITERIA
 from cpsat_pairing.dutch.result import BracketTrace, Pair
 from cpsat_pairing.dutch.unpairable import no_valid_pairing
-from cpsat_pairing.solver.cpsat import InfeasibleError
+from cpsat_pairing.solver.cpsat import STATS, InfeasibleError, Uncertified
+from cpsat_pairing.solver.matching import max_matching
 from cpsat_pairing.solver.terms import Term
 
 
@@ -98,12 +99,14 @@ def _solve(
 LOOKING_BEYOND = frozenset({"C.4", "C.5", "C.6", "C.7"})
 
 
-def _bracket_alone(rc: RoundContext, bracket: list[int], mdps: Iterable[int], sd_base: Fraction) -> BracketModel2017:
+def _bracket_alone(rc: RoundContext, bracket: list[int], mdps: Iterable[int], sd_base: Fraction,
+                   near: Sequence[Pair] | None = None) -> BracketModel2017:
     """The bracket's model without the players below (its downfloaters' SDs measured
-    from `sd_base`, as its full model measures them)."""
+    from `sd_base`, as its full model measures them); with `near`, a model of its near
+    pairs and those pairs (dutch/near.py)."""
     return BracketModel2017(
         rc.state, bracket, frozenset(mdps), [], rc.compatible, rc.pab_allowed, False, sd_base=sd_base,
-        settings=rc.settings,
+        settings=rc.settings, near=near,
     )
 
 
@@ -130,8 +133,54 @@ def _solve_by_lookahead(
     rc: RoundContext, bracket: list[int], mdps: list[int], lower: list[int], on_tier: Callable[[str], None]
 ) -> BracketModel2017 | None:
     """A normal bracket on its own, [C.7] decided by matchings (e2017/lookahead.py), or
-    None when its downfloaters do not reach [C.7]'s bounds (the full model decides)."""
-    inner = _bracket_alone(rc, bracket, mdps, min(rc.state.players[p].pairing_score for p in (*bracket, *lower)))
+    None when its downfloaters do not reach [C.7]'s bounds (the full model decides).
+
+    A big bracket is first solved on a model of its near pairs (dutch/near.py), made
+    again with the far pairs a failed certificate names (as the 2026 near models are,
+    `SolverSettings.near_extensions`, `near_extension_share`); without a certificate
+    the model of every pair decides."""
+    sd_base = min(rc.state.players[p].pairing_score for p in (*bracket, *lower))
+    residents = len(bracket) - len(mdps)
+    if residents * (residents - 1) // 2 >= rc.settings.near_from:
+        extra = _inside_matching(rc, bracket, frozenset(mdps))
+        most = rc.settings.near_extension_share * len(bracket) * (len(bracket) - 1) / 2
+        for attempt in range(rc.settings.near_extensions + 1):
+            inner = _bracket_alone(rc, bracket, mdps, sd_base, extra)
+            try:
+                found = _lookahead(rc, inner, lower, on_tier)
+            except Uncertified as failure:
+                STATS["uncertified"] += 1
+                pairs = failure.pairs or (inner.far.wanted(inner, failure.values) if inner.far else [])
+                if not pairs or len(extra) + len(pairs) > most or attempt == rc.settings.near_extensions:
+                    break
+                STATS["extended"] += 1
+                extra = [*extra, *pairs]
+                continue
+            STATS["near"] += found is not None
+            return found
+        STATS["fallbacks"] += 1
+    return _lookahead(rc, _bracket_alone(rc, bracket, mdps, sd_base), lower, on_tier)
+
+
+def _inside_matching(rc: RoundContext, bracket: list[int], mdps: frozenset[int]) -> list[Pair]:
+    """A maximum matching of the bracket's own compatible pairs (two MDPs never meet):
+    a near model makes its pairs, so that it starts where the model of every pair
+    starts, at [C.5]'s bound."""
+    rows: list[list[int]] = [[] for _ in bracket]
+    for i, p in enumerate(bracket):
+        far, both = rc.compatible.excluded(p), p in mdps
+        for j in range(i + 1, len(bracket)):
+            q = bracket[j]
+            if q not in far and not (both and q in mdps):
+                rows[i].append(j)
+                rows[j].append(i)
+    mate = max_matching(rows)
+    return [(p, bracket[j]) for i, p in enumerate(bracket) if (j := mate[i]) > i]
+
+
+def _lookahead(rc: RoundContext, inner: BracketModel2017, lower: list[int],
+               on_tier: Callable[[str], None]) -> BracketModel2017 | None:
+    """`_solve_by_lookahead` on the bracket-alone model `inner`."""
     inner.solver.on_tier = on_tier
     inner.start_inside()
     for name in rc.edition.quality:  # the criteria before [C.7], on the bracket alone
