@@ -26,7 +26,8 @@ class SolverSettings:
     sparse_from: int = 4000
     windows: tuple[int, ...] = (8, 16)
     restricted_budget: float = 1.0  # per restricted solve; past it the full model decides
-    # Big brackets are first solved on a model of their near pairs only (dutch/near.py):
+    # Big brackets are first solved on a model of their near pairs only (dutch/near.py;
+    # the 2026 aggregate model, the 2017 bracket alone):
     # a bracket whose residents could form at least `near_from` pairs gets the pairs
     # within `near_window` places of the natural S1-S2 partners, the far ones as counts
     # per class pair, and each answer a certificate; without one, the model of every
