@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cpsat_pairing.solver.cpsat import Uncertified
 from cpsat_pairing.solver.domains import Domains
+from cpsat_pairing.solver.lex import LexSolver
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CORPUS = FIXTURES / "corpus"
@@ -24,3 +26,16 @@ def domains_agree(domains: Domains) -> bool:
         (v.domain[0], v.domain[1]) == ((0, 1) if (f := fixed.get(i)) is None else (f, f))
         for i, v in enumerate(domains.model.proto.variables)
     )
+
+
+def refuse_certificates(monkeypatch) -> None:
+    """Make every near model fail its certificates: no tier settled by a bound, no
+    relaxation solved, every optimum refused (its bracket then goes to the next model)."""
+
+    def refuse(self, *args, **kwargs):
+        raise Uncertified("no certificate in this test")
+
+    monkeypatch.setattr(LexSolver, "_certify", refuse)
+    monkeypatch.setattr(LexSolver, "_relaxed_bound", lambda self, chunk, lower: (lower, None))
+    monkeypatch.setattr(LexSolver, "_certified_run", lambda self, known, proven=False: False)
+    monkeypatch.setattr(LexSolver, "_settled_run", lambda self, chunk, lower: False)

@@ -25,7 +25,7 @@ from cpsat_pairing.solver.terms import TierKind
 from cpsat_pairing.testing.corpus import recorded
 from cpsat_pairing.testing.large import build
 
-from helpers import CORPUS_2026
+from helpers import CORPUS_2026, refuse_certificates
 
 FORCED = SolverSettings(near_from=0, near_window=1)
 EVERY_PAIR = SolverSettings(near_from=10**9)
@@ -118,13 +118,7 @@ def test_wanted_names_compatible_far_pairs_of_the_counted_classes(monkeypatch) -
 
 
 def test_uncertified_near_models_hand_over_to_the_model_of_every_pair(monkeypatch) -> None:
-    def refuse(self, *args, **kwargs):
-        raise Uncertified("no certificate in this test")
-
-    monkeypatch.setattr(LexSolver, "_certify", refuse)
-    monkeypatch.setattr(LexSolver, "_relaxed_bound", lambda self, chunk, lower: (lower, None))
-    monkeypatch.setattr(LexSolver, "_certified_run", lambda self, known, proven=False: False)
-    monkeypatch.setattr(LexSolver, "_settled_run", lambda self, chunk, lower: False)
+    refuse_certificates(monkeypatch)
     before = STATS["uncertified"]
     assert _replay(FORCED, SAMPLE[:2]) > 5
     assert STATS["uncertified"] > before

@@ -18,11 +18,10 @@ from cpsat_pairing import SolverSettings, pair, parse_trf, read_trf
 from cpsat_pairing.dutch.e2017 import procedure
 from cpsat_pairing.dutch.e2017.bracket import BracketModel2017
 from cpsat_pairing.solver.cpsat import STATS, Uncertified
-from cpsat_pairing.solver.lex import LexSolver
 from cpsat_pairing.testing.corpus import recorded
 from cpsat_pairing.testing.large import build
 
-from helpers import CORPUS_2017, CORPUS_2017_JAVAFO
+from helpers import CORPUS_2017, CORPUS_2017_JAVAFO, refuse_certificates
 
 FORCED = SolverSettings(near_from=0, near_window=1)
 EVERY_PAIR = SolverSettings(near_from=10**9)
@@ -62,13 +61,7 @@ def test_forced_near_models_pair_and_explain_as_the_model_of_every_pair(seed: in
 
 
 def test_uncertified_near_models_hand_over_to_the_model_of_every_pair(monkeypatch) -> None:
-    def refuse(self, *args, **kwargs):
-        raise Uncertified("no certificate in this test")
-
-    monkeypatch.setattr(LexSolver, "_certify", refuse)
-    monkeypatch.setattr(LexSolver, "_relaxed_bound", lambda self, chunk, lower: (lower, None))
-    monkeypatch.setattr(LexSolver, "_certified_run", lambda self, known, proven=False: False)
-    monkeypatch.setattr(LexSolver, "_settled_run", lambda self, chunk, lower: False)
+    refuse_certificates(monkeypatch)
     before = dict(STATS)
     assert _replay(FORCED) > 10
     assert STATS["uncertified"] > before["uncertified"]
