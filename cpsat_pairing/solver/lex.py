@@ -457,7 +457,7 @@ class LexSolver(PartialModel):
                 if least is None:
                     break  # nothing to reach: the full model decides
         # Without the LP first only where nothing tried it yet: restrictions did, in
-        # their own runs, and a near model's certified run keeps the LP (partial.py).
+        # their own runs, and a near model's certified run chose its own (partial.py).
         if reach and not self.optional and not self.partial:
             solver, status = self._reaching_run(None)
         else:

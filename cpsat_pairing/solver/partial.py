@@ -61,7 +61,6 @@ class PartialModel:
         self.known_optima: dict[OptimumKey, int] = {}
         self.propagate_first = False
 
-
     def use_relaxation(self, relax: int, far: Sequence[int], propagate_first: bool = False) -> None:
         """The model holds part of the pairs (dutch/near.py): the others are counted by
         variables that the Boolean `relax` at 0 keeps at 0, and `far` say a player is
@@ -130,12 +129,13 @@ class PartialModel:
         `keep`, what that try found short of it hints the search with the cuts."""
         light = self.settings.light_budget
 
-        def with_cuts() -> tuple[cp_model.CpSolver, Status]:
-            return self.call(budget=self.settings.relaxed_budget)
-
         if light <= 0:
-            return self.run(with_cuts)
-        return self._first_then(lambda: self.call(budget=light, cuts=False), with_cuts, "light", keep)
+            return self.run(self._with_cuts)
+        return self._first_then(lambda: self.call(budget=light, cuts=False), self._with_cuts, "light", keep)
+
+    def _with_cuts(self) -> tuple[cp_model.CpSolver, Status]:
+        """The search with the LP and its cuts, within `relaxed_budget`."""
+        return self.call(budget=self.settings.relaxed_budget)
 
     def _relaxation_reaches(self, value: int) -> bool:
         """Whether the relaxation proves that no solution does better than `value` (its
@@ -204,11 +204,11 @@ class PartialModel:
         relaxation's proof.  False if neither settles it (the unbounded solve decides).
         `proven`: `known` is this relaxation's optimum, so it proves nothing above it.
         With the LP from the start (`_light_first`, not `_reaching_run`): the near pairs
-        seldom reach the bound on propagation alone, and a big model's failed try costs
-        seconds."""
+        of a model that counts the players below seldom reach the bound on propagation
+        alone, and a big model's failed try costs seconds; a model with
+        `propagate_first` searches on propagation alone first, then with the cuts."""
         if self.propagate_first:
-            solver, status = self._first_then(
-                self._propagation, lambda: self.call(budget=self.settings.relaxed_budget), "propagated")
+            solver, status = self._first_then(self._propagation, self._with_cuts, "propagated")
         else:
             solver, status = self._light_first(keep=True)
         if not has_solution(status):

@@ -42,6 +42,18 @@ from cpsat_pairing.solver.terms import add_sum
 Pair = tuple[int, int]
 
 
+def compatible_rows(players: list[int], mdps: frozenset[int], compatible: Compatibility) -> list[tuple[int, list[int]]]:
+    """Each player (ranking order) with the later ones he may meet in a 2017 bracket
+    model: every compatible pair but those of two MDPs (theirs would have been made in
+    the bracket they came from)."""
+    ex = compatible.excluded
+    rows = []
+    for i, p in enumerate(players):
+        far, both = ex(p), p in mdps
+        rows.append((p, [q for q in players[i + 1 :] if q not in far and not (both and q in mdps)]))
+    return rows
+
+
 @dataclass
 class BracketModel2017(PairIndices):
     state: RoundState
@@ -162,15 +174,11 @@ class BracketModel2017(PairIndices):
         the others (dutch/near.py)."""
         if self.near is not None:
             rows = near_rows(self, self.settings.near_window, self.near)
-            self.x, self.adj, self.adj_index, self.first_pair_index = make_pairs(self.model, self.players, rows)
+        else:
+            rows = compatible_rows(self.players, self.mdps, self.compatible)
+        self.x, self.adj, self.adj_index, self.first_pair_index = make_pairs(self.model, self.players, rows)
+        if self.near is not None:
             self.far = FarPairs.build(self)
-            return
-        ex, mdps, players = self.compatible.excluded, self.mdps, self.players
-        rows = []
-        for i, p in enumerate(players):
-            far, both = ex(p), p in mdps
-            rows.append((p, [q for q in players[i + 1 :] if q not in far and not (both and q in mdps)]))
-        self.x, self.adj, self.adj_index, self.first_pair_index = make_pairs(self.model, players, rows)
 
     @cached_property
     def counts(self) -> CountBound:

@@ -24,7 +24,7 @@ from fractions import Fraction
 
 from cpsat_pairing.dutch.alone import finish_alone, solve_alone
 from cpsat_pairing.dutch.completion import complete_pairing
-from cpsat_pairing.dutch.e2017.bracket import BracketModel2017
+from cpsat_pairing.dutch.e2017.bracket import BracketModel2017, compatible_rows
 from cpsat_pairing.dutch.e2017.lookahead import NextBracket
 from cpsat_pairing.dutch.loop import Bracket, RoundContext
 from cpsat_pairing.dutch.order import generation_order
@@ -166,15 +166,14 @@ def _inside_matching(rc: RoundContext, bracket: list[int], mdps: frozenset[int])
     """A maximum matching of the bracket's own compatible pairs (two MDPs never meet):
     a near model makes its pairs, so that it starts where the model of every pair
     starts, at [C.5]'s bound."""
-    rows: list[list[int]] = [[] for _ in bracket]
-    for i, p in enumerate(bracket):
-        far, both = rc.compatible.excluded(p), p in mdps
-        for j in range(i + 1, len(bracket)):
-            q = bracket[j]
-            if q not in far and not (both and q in mdps):
-                rows[i].append(j)
-                rows[j].append(i)
-    mate = max_matching(rows)
+    index = {p: i for i, p in enumerate(bracket)}
+    adj: list[list[int]] = [[] for _ in bracket]
+    for p, later in compatible_rows(bracket, mdps, rc.compatible):
+        i = index[p]
+        for q in later:
+            adj[i].append(index[q])
+            adj[index[q]].append(i)
+    mate = max_matching(adj)
     return [(p, bracket[j]) for i, p in enumerate(bracket) if (j := mate[i]) > i]
 
 
