@@ -191,6 +191,38 @@ def test_c12_by_matching_hands_over_to_the_model_when_a_later_set_is_refused(mon
     assert STATS["fallbacks"] > fallbacks, "no bracket was handed over"
 
 
+@pytest.mark.parametrize("name", ("j000017", "j000044", "j000054"))
+def test_later_tiers_on_the_bracket_alone_give_the_models_pairing_and_tiers(name: str,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tiers after C.12 and the generation order on a model of the bracket alone,
+    each set of floaters checked against the lazy model: the same pairing and the same
+    tiers as the lazy model solving them itself."""
+    decided: list[bool] = []
+    real = procedure2013._alone
+    monkeypatch.setattr(procedure2013, "_alone", lambda *a: decided.append(real(*a)) or decided[-1])
+    _paired_both_ways(name)
+    assert any(decided), "no bracket was decided on the bracket alone"
+
+
+def test_a_failing_bracket_alone_model_leaves_the_lazy_model_to_decide(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every bracket-alone model refuses its first set of floaters and may cut none:
+    the lazy model (or C.12's own matching on it) decides, with the same answer."""
+    refused: list[bool] = []
+    real_alone = procedure2013._alone
+
+    def refusing(rc, bm, c12, fixed, before, later, matched):
+        def never(floaters: frozenset[int]) -> bool:
+            refused.append(True)
+            return False
+
+        return real_alone(rc, bm, c12, fixed, before, later, never)
+
+    monkeypatch.setattr(procedure2013, "_alone", refusing)
+    fallbacks = STATS["fallbacks"]
+    _paired_both_ways("j000044", SolverSettings(max_cuts=0))
+    assert refused and STATS["fallbacks"] > fallbacks, "no bracket-alone model was refused"
+
+
 def test_all_floaters_matched_is_a_matching_into_distinct_players() -> None:
     options = {1: [10], 2: [10, 11], 3: [11], 4: ["bye"]}
     assert all_floaters_matched(options, frozenset({1, 2}))

@@ -34,7 +34,8 @@ class _TooManyCuts(Exception):
 
 
 def solve_alone(bm: PairModel, inner: PairModel, todo: Sequence[Term], skip: frozenset[str],
-                floats: Sequence[FloatVars] = (), one_per_solve: bool = False) -> bool:
+                floats: Sequence[FloatVars] = (), one_per_solve: bool = False, s1_size: str = "pairs",
+                also: Callable[[frozenset[int]], bool] | None = None) -> bool:
     """Minimise `todo` (terms of `inner`, the bracket alone) and the generation order on
     `inner`, checking each set of downfloaters against `bm`; on success `bm`'s incumbent
     and trace take the answer over.  Returns False (nothing decided) if the
@@ -43,11 +44,15 @@ def solve_alone(bm: PairModel, inner: PairModel, todo: Sequence[Term], skip: fro
     `skip` names the tiers `bm` has recorded already (those `inner` shares with it);
     `floats` are `bm`'s other per-player variables of a downfloater (beside `df`) that
     move with him when another player of his score takes his place; `one_per_solve`
-    solves the terms one by one instead of packing them into weighted objectives."""
+    solves the terms one by one instead of packing them into weighted objectives;
+    `also` is a condition on the set of downfloaters that `bm` does not hold (2013 C.12,
+    decided by a matching), asked first.  `s1_size` as in `generation_order`."""
     outer_df = {p: bm.df[p] for p in bm.bracket}
     checked: dict[frozenset[int], dict[int, int] | None] = {}
 
     def passes(floaters: frozenset[int], values: dict[int, int]) -> bool:
+        if also is not None and not also(floaters):
+            return False
         if floaters not in checked:
             wanted = [(outer_df[p].index, int(p in floaters)) for p in bm.bracket]
             checked[floaters] = bm.solver.check_values(wanted, _swap_floaters(bm, inner, checked[last[0]], last[0],
@@ -66,7 +71,7 @@ def solve_alone(bm: PairModel, inner: PairModel, todo: Sequence[Term], skip: fro
     last = [start]
 
     inner.solver.on_tier = bm.solver.on_tier
-    if not finish_alone(inner, todo, passes, one_per_solve):
+    if not finish_alone(inner, todo, passes, one_per_solve, s1_size):
         return False
     floaters = frozenset(p for p in bm.bracket if inner.solver.var_value(inner.df[p]))
     outer = dict(checked[floaters] or {})

@@ -391,7 +391,7 @@ class BracketModel(PairIndices):
         partner = self._take_witness(pairs)
         if partner is None:
             return False
-        vals: dict[int, int] = {}
+        vals = dict.fromkeys(self.solver.all_indices(), 0)
         chosen = set()
         for p in self.players:
             q = partner.get(p)
@@ -408,12 +408,11 @@ class BracketModel(PairIndices):
                 if p not in self.exit:
                     return False
                 vals[self.exit[p].index] = 1
-        for key, v in self.x.items():
-            vals[v.index] = int(key in chosen)
+        for key in chosen:
+            vals[self.x[key].index] = 1
+        paired_inside = {p for key in chosen if self.inside(*key) for p in key}
         for p, v in self.df.items():
-            vals[v.index] = int(not any(self.inside(*key) and p in key for key in chosen))
-        for v in self.solver.all_vars:
-            vals.setdefault(v.index, 0)
+            vals[v.index] = int(p not in paired_inside)
         self.solver.set_incumbent(vals)
         return True
 

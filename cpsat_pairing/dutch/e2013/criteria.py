@@ -91,11 +91,17 @@ def pair_score_differences(bm: BracketModel) -> list[Term]:
     """B.3: the score difference of two paired players as small as possible: the pairs
     with the largest difference first (matters in a bracket joined by C.13, where the
     residents have different scores, and for MDPs of different scores)."""
+    scores = sorted({bm.score[p] for p in bm.bracket})
+    if len(scores) < 2:
+        return []
+    # Each score as its level's number: two integers compare where two Fractions
+    # would subtract, once for each of a big bracket's pairs.
+    level = {p: scores.index(bm.score[p]) for p in bm.bracket}
     by_sd: dict[Fraction, list[cp_model.IntVar]] = {}
     for (p, q), v in bm.bracket_pairs():
-        sd = abs(bm.score[p] - bm.score[q])
-        if sd:
-            by_sd.setdefault(sd, []).append(v)
+        a, b = level[p], level[q]
+        if a != b:
+            by_sd.setdefault(abs(scores[a] - scores[b]), []).append(v)
     return [bm.term("B.3", f"pairs with score difference {points(sd)}", ((1, v) for v in by_sd[sd]))
             for sd in _levels(set(by_sd))]
 

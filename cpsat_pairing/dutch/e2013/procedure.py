@@ -26,9 +26,9 @@ What is specific to 2013 here:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from cpsat_pairing.dutch.alone import finish_alone
+from cpsat_pairing.dutch.alone import finish_alone, solve_alone
 from cpsat_pairing.dutch.bracket import BracketModel
 from cpsat_pairing.dutch.completion import complete_pairing
 from cpsat_pairing.dutch.e2013.criteria import (
@@ -65,23 +65,19 @@ def _solve(rc: RoundContext, players: list[int], mdps: list[int], next_group: li
     generation order."""
     bm = _model(rc, players, mdps, next_group, kind)
     names = rc.edition.quality
-    if C12_NAME in names:
-        cut = names.index(C12_NAME)
-        bm.solver.minimize(_terms(bm, names[:cut]))
-        options = backtracking_options(bm)
-        c12: list[Term] = []
-        if options is not None:
-            decided = _by_matching(rc, bm, options, names[cut + 1 :]) if rc.settings.bracket_alone else None
-            if decided:
-                return bm
-            if decided is not None:  # it left its cuts and tiers in the model: start afresh
-                bm = _model(rc, players, mdps, next_group, kind)
-                bm.solver.minimize(_terms(bm, names[:cut]))
-            c12 = [backtracking_term(bm, options)]
-        terms = c12 + _terms(bm, names[cut + 1 :])
-    else:
-        terms = _terms(bm, names)
-    bm.solver.minimize(terms)
+    cut = names.index(C12_NAME) if C12_NAME in names else len(names)
+    before = _terms(bm, names[:cut])
+    bm.solver.minimize(before)
+    options = backtracking_options(bm) if C12_NAME in names else None
+    if rc.settings.bracket_alone:
+        decided = _by_matching(rc, bm, options, before, names[:cut], names[cut + 1 :])
+        if decided:
+            return bm
+        if decided is not None:  # it left its cuts and tiers in the model: start afresh
+            bm = _model(rc, players, mdps, next_group, kind)
+            bm.solver.minimize(_terms(bm, names[:cut]))
+    c12 = [] if options is None else [backtracking_term(bm, options)]
+    bm.solver.minimize(c12 + _terms(bm, names[cut + 1 :]))
     generation_order(bm, rc.edition.s1_size)
     return bm
 
@@ -151,27 +147,61 @@ def _perfect_inside(players: list[int], adj_index: dict[int, list[tuple[int, int
     return [(players[i], players[j]) for i, j in enumerate(mate) if i < j]
 
 
-def _by_matching(rc: RoundContext, bm: BracketModel, options: Options, later: Sequence[str]) -> bool | None:
-    """C.12 decided without its auxiliary matching, when the floaters the earlier
-    tiers left can all meet a different player below: C.12 counts at most the
-    floaters, whose number P has fixed, so that is its optimum.  The later tiers and
-    the generation order then keep only candidates whose floaters can all be matched
-    too (each other set is cut off, dutch/alone.py).  None (nothing done) when the
-    first set cannot be matched, False when the cuts fail: then the model with the
-    matching decides."""
+def _by_matching(rc: RoundContext, bm: BracketModel, options: Options | None, fixed: Sequence[Term],
+                 before: Sequence[str], later: Sequence[str]) -> bool | None:
+    """The tiers after C.12 and the generation order on the bracket alone, C.12
+    decided without its auxiliary matching, when the floaters the earlier tiers left
+    can all meet a different player below: C.12 counts at most the floaters, whose
+    number P has fixed, so that is its optimum (with no `options`, there is no C.12).
+    The later tiers then keep only candidates whose floaters can all be matched too
+    (each other set is cut off, dutch/alone.py).
+
+    None (nothing done) when the first set cannot be matched, or with no C.12 when
+    the bracket-alone model fails or would not be much smaller; False when the cuts
+    fail on the full model: then the model with the matching decides."""
     floaters = frozenset(p for p in bm.bracket if bm.solver.var_value(bm.df[p]))
     seen: dict[frozenset[int], bool] = {}
 
-    def passes(fl: frozenset[int], _: dict[int, int]) -> bool:
+    def matched(fl: frozenset[int]) -> bool:
+        if options is None:
+            return True
         if fl not in seen:
             seen[fl] = all_floaters_matched(options, fl)
         return seen[fl]
 
-    if not passes(floaters, {}):
+    if not matched(floaters):
         return None
     # The tier as the model's term would record it (maximised: it has variables).
-    bm.solver.record(Tier(*C12, -len(floaters), maximised=any(options.values())))
-    return finish_alone(bm, _terms(bm, later), passes, s1_size=rc.edition.s1_size)
+    c12 = None if options is None else Tier(*C12, -len(floaters), maximised=any(options.values()))
+    if rc.forced is None and _alone(rc, bm, c12, fixed, before, later, matched):
+        return True
+    if c12 is None:
+        return None
+    bm.solver.record(c12)
+    return finish_alone(bm, _terms(bm, later), lambda fl, _: matched(fl), s1_size=rc.edition.s1_size)
+
+
+def _alone(rc: RoundContext, bm: BracketModel, c12: Tier | None, fixed: Sequence[Term], before: Sequence[str],
+           later: Sequence[str], matched: Callable[[frozenset[int]], bool]) -> bool:
+    """`later` and the generation order on a model of the bracket alone, each set of
+    floaters checked against `bm` (which holds the completion) and by `matched`
+    (C.12); the criteria `before` fixed as `bm` fixed their terms (`fixed`).  False
+    (nothing decided) when the bracket is most of `bm`, or the bracket-alone model
+    fails."""
+    if len(bm.x) < 2 * len(bm.local_vars()):
+        return False
+    inner = BracketModel(
+        bm.state, bm.remaining, bm.bracket, bm.mdps, bm.next_group, bm.compatible, bm.pab_allowed,
+        settings=bm.settings, local=True,
+    )
+    values = {(t.criterion, t.detail): bm.solver.value(t) for t in fixed}
+    for t in _terms(inner, before):
+        if t.vars:
+            inner.solver.fix(t, values[t.criterion, t.detail])
+    if c12 is not None:
+        inner.solver.record(c12)
+    skip = frozenset(tier.name for tier in bm.solver.trace)
+    return solve_alone(bm, inner, _terms(inner, later), skip, (bm.exit,), s1_size=rc.edition.s1_size, also=matched)
 
 
 def _pairable(bm: BracketModel) -> bool:
