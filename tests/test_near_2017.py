@@ -124,3 +124,62 @@ def test_a_player_without_far_partners_on_the_other_side_makes_no_far_pair(monke
 
     assert not relaxation_pairs_far(p)
     assert relaxation_pairs_far(q)  # one with far partners still may
+
+
+@pytest.mark.parametrize(("players", "rnd"), [(120, 1), (121, 1), (121, 5)])
+def test_the_last_bracket_on_a_near_model_pairs_and_explains_as_the_model_of_every_pair(
+        players: int, rnd: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The last bracket (the whole of round 1) on a near model that completes the round,
+    the PAB included when the players are odd: the same pairing and tiers as the model
+    of every pair."""
+    answered: list[bool] = []
+    original = procedure._solve_last_by_near
+    monkeypatch.setattr(procedure, "_solve_last_by_near", lambda *a: _kept(answered, original, *a))
+    t = parse_trf(build(players, 5, 3))
+    near = pair(t, rnd, "dutch-2017", SolverSettings(near_from=0, near_window=1))
+    full = pair(t, rnd, "dutch-2017", EVERY_PAIR)
+    assert any(answered), "no last bracket was answered by a near model"
+    assert (set(near.as_pairs()), near.bye) == (set(full.as_pairs()), full.bye)
+    assert near.brackets == full.brackets
+
+
+def _kept(answered: list[bool], original, *args):
+    found = original(*args)
+    answered.append(found is not None)
+    return found
+
+
+def test_two_mdps_never_meet_in_a_near_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As in the model of every pair (`compatible_rows`): their pair would have been
+    made in the bracket they came from."""
+    made: list[BracketModel2017] = []
+    original = BracketModel2017.__post_init__
+
+    def post_init(self) -> None:
+        original(self)
+        if self.near is not None:
+            made.append(self)
+
+    monkeypatch.setattr(BracketModel2017, "__post_init__", post_init)
+    _replay(FORCED, SAMPLE[:2])
+    assert any(len(bm.mdps) >= 2 for bm in made)
+    assert not any(p in bm.mdps and q in bm.mdps for bm in made for p, q in bm.x)
+
+
+def test_the_relaxation_of_a_last_bracket_near_model_makes_far_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its certificates hold only if it is a relaxation of the model of every pair:
+    the far pairs it counts complete the round as the near ones do."""
+    made: list[tuple[cp_model.CpModel, list[int]]] = []
+    original = BracketModel2017.__post_init__
+
+    def post_init(self) -> None:
+        original(self)
+        if self.near is not None and self.special and self.far is not None and self.far.groups:
+            with self.solver.relaxed():  # as built, before any tier is fixed
+                made.append((self.model.clone(), [v.index for v in self.far.f.values()]))
+
+    monkeypatch.setattr(BracketModel2017, "__post_init__", post_init)
+    pair(parse_trf(build(121, 5, 3)), 1, "dutch-2017", SolverSettings(near_from=0, near_window=1))
+    model, far = made[0]
+    model.add(sum(model.get_bool_var_from_proto_index(i) for i in far) >= 2)
+    assert cp_model.CpSolver().solve(model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)

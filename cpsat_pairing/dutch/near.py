@@ -118,10 +118,11 @@ class NearModel(PairModel, RoundView, Protocol):
     bracket alone."""
 
 
-def near_rows(bm: NearModel, window: int, extra: Iterable[Pair]) -> list[tuple[int, list[int]]]:
+def near_rows(bm: NearModel, window: int, extra: Iterable[Pair], mdps_meet: bool = True) -> list[tuple[int, list[int]]]:
     """The rows of a near model over `bm.bracket` (ranking order): each player with the
-    later players he may meet by a near pair, every pair with an MDP, and the pairs of
-    `extra` (the witness) inside the bracket."""
+    later players he may meet by a near pair, every pair with an MDP (of two MDPs only
+    if `mdps_meet`: in a 2017 bracket they never meet), and the pairs of `extra` (the
+    witness) inside the bracket."""
     bracket = bm.bracket
     pos = {p: i for i, p in enumerate(bracket)}
     residents = [p for p in bracket if p not in bm.mdps]
@@ -135,7 +136,7 @@ def near_rows(bm: NearModel, window: int, extra: Iterable[Pair]) -> list[tuple[i
     for i, p in enumerate(bracket):
         far = excluded(p)
         if p in bm.mdps:
-            rows.append((p, [q for q in bracket[i + 1 :] if q not in far]))
+            rows.append((p, [q for q in bracket[i + 1 :] if q not in far and (mdps_meet or q not in bm.mdps)]))
         else:
             rows.append((p, sorted((q for q in near[p] if q not in far), key=pos.__getitem__)))
     return rows

@@ -76,8 +76,10 @@ class BracketModel2017(PairIndices):
     df: dict[int, cp_model.IntVar] = field(default_factory=dict)
     adj: dict[int, list[tuple[int, cp_model.IntVar]]] = field(default_factory=dict)
     exit: dict[int, cp_model.IntVar] = field(default_factory=dict)  # none: the 2026 lazy model's
-    # A near model of the bracket alone (dutch/near.py): the pairs of the matching it
-    # starts from, which it makes beside its near pairs.  None: every pair.
+    # A near model of a bracket with nobody below it in the model (dutch/near.py): the
+    # bracket alone, or the last bracket or the CLB, which complete the round.  The
+    # pairs of the matching it starts from, which it makes beside its near pairs.
+    # None: every pair.
     near: Sequence[Pair] | None = None
     # The bracket alone (dutch/alone.py): a normal bracket without the players below.
     local: bool = field(init=False, default=False)
@@ -86,7 +88,7 @@ class BracketModel2017(PairIndices):
     def __post_init__(self) -> None:
         self.bsn = {p: i + 1 for i, p in enumerate(self.bracket)}
         self.local = not self.special and not self.lower
-        assert self.near is None or self.local, "a near model holds the bracket alone"
+        assert self.near is None or not self.lower, "a near model holds the bracket alone"
         self.next_group = [] if self.special else list(self.lower)
         self.mdps = frozenset(self.mdps)
         self.in_bracket = frozenset(self.bracket)
@@ -109,9 +111,12 @@ class BracketModel2017(PairIndices):
         m = self.model
         self._make_pairs()
         adj = self.adj_index  # constraints by index: the modelling layer crosses into C++ per term
+        far = self.far.f if self.far is not None else {}
         if self.special and not self.soft_completion:
             for p in self.players:
                 terms = [i for _, i in adj[p]]
+                if p in far:
+                    terms.append(far[p].index)  # paired by a far pair
                 if self.odd and p in self.pab_allowed:
                     up = m.new_bool_var(f"u_{p}")
                     self.u[p] = up
@@ -128,7 +133,6 @@ class BracketModel2017(PairIndices):
                 if adj[p]:
                     add_sum(m, [i for _, i in adj[p]], hi=1)
         in_bracket = self.in_bracket
-        far = self.far.f if self.far is not None else {}
         for p in self.bracket:
             d = m.new_bool_var(f"df_{p}")
             self.df[p] = d
@@ -173,7 +177,7 @@ class BracketModel2017(PairIndices):
         lists (dutch.model.make_pairs); a near model makes its near pairs and counts
         the others (dutch/near.py)."""
         if self.near is not None:
-            rows = near_rows(self, self.settings.near_window, self.near)
+            rows = near_rows(self, self.settings.near_window, self.near, mdps_meet=False)
         else:
             rows = compatible_rows(self.players, self.mdps, self.compatible)
         self.x, self.adj, self.adj_index, self.first_pair_index = make_pairs(self.model, self.players, rows)
@@ -197,9 +201,11 @@ class BracketModel2017(PairIndices):
         bracket): an odd set with nobody unpaired sends a pair out.  They remove no
         integer solution; they keep CP-SAT's LP away from fractional odd cycles."""
         adj = self.adj_index
+        far = self.far.f if self.far is not None else {}
         for members, key in odd_sets(self.players, self.score, self.bracket, len(self.players), bracket_first=True):
             out = [i for p in members for q, i in adj[p] if q not in key]
             out += [self.u[p].index for p in members if p in self.u]
+            out += [far[p].index for p in members if p in far]  # a far partner may be outside
             if out:
                 add_sum(self.model, out, lo=1)
             else:

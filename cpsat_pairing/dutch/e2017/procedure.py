@@ -14,7 +14,10 @@ last brackets ([C.6]) brings the PAB down to the lowest scores.
 A normal bracket is first paired on its own, [C.7] decided by matchings when its
 downfloaters reach that criterion's bounds (e2017/lookahead.py).  Otherwise the model
 holds the next scoregroup (or, in the PPB, every player below) pair by pair, and the
-tiers after [C.7] are solved on the bracket alone (dutch/alone.py).
+tiers after [C.7] are solved on the bracket alone (dutch/alone.py).  A big bracket, and
+a big last bracket or CLB (the whole of round 1), is first paired on a model of its near
+pairs (dutch/near.py), whose answers are certified; the model of every pair decides
+when they are not.
 """
 
 from __future__ import annotations
@@ -64,6 +67,10 @@ def _solve(
         alone = _solve_by_lookahead(rc, bracket, mdps, lower, on_tier)
         if alone is not None:
             return alone
+    if special and not lower and forced is None and _near_pays(rc, bracket, mdps):
+        last = _solve_last_by_near(rc, bracket, mdps, odd, on_tier)
+        if last is not None:
+            return last
     try:
         bm = build(False)
     except InfeasibleError:
@@ -140,32 +147,87 @@ def _solve_by_lookahead(
     `SolverSettings.near_extensions`, `near_extension_share`); without a certificate
     the model of every pair decides."""
     sd_base = min(rc.state.players[p].pairing_score for p in (*bracket, *lower))
-    residents = len(bracket) - len(mdps)
-    if residents * (residents - 1) // 2 >= rc.settings.near_from:
-        extra = _inside_matching(rc, bracket, frozenset(mdps))
-        most = rc.settings.near_extension_share * len(bracket) * (len(bracket) - 1) / 2
-        for attempt in range(rc.settings.near_extensions + 1):
-            inner = _bracket_alone(rc, bracket, mdps, sd_base, extra)
-            try:
-                found = _lookahead(rc, inner, lower, on_tier)
-            except Uncertified as failure:
-                STATS["uncertified"] += 1
-                pairs = failure.pairs or (inner.far.wanted(inner, failure.values) if inner.far else [])
-                if not pairs or len(extra) + len(pairs) > most or attempt == rc.settings.near_extensions:
-                    break
-                STATS["extended"] += 1
-                extra = [*extra, *pairs]
-                continue
-            STATS["near"] += found is not None
+    if _near_pays(rc, bracket, mdps):
+        decided, found = _on_near_models(
+            rc, len(bracket), _inside_matching(rc, bracket, frozenset(mdps)),
+            lambda extra: _bracket_alone(rc, bracket, mdps, sd_base, extra),
+            lambda inner: _lookahead(rc, inner, lower, on_tier),
+        )
+        if decided:
             return found
-        STATS["fallbacks"] += 1
     return _lookahead(rc, _bracket_alone(rc, bracket, mdps, sd_base), lower, on_tier)
 
 
-def _inside_matching(rc: RoundContext, bracket: list[int], mdps: frozenset[int]) -> list[Pair]:
+def _near_pays(rc: RoundContext, bracket: list[int], mdps: list[int]) -> bool:
+    """Whether the bracket's residents are many enough for a model of their near pairs
+    (SolverSettings.near_from) to be worth its certificates."""
+    residents = len(bracket) - len(mdps)
+    return residents * (residents - 1) // 2 >= rc.settings.near_from
+
+
+def _on_near_models(
+    rc: RoundContext, size: int, extra: list[Pair], make: Callable[[list[Pair]], BracketModel2017],
+    solve: Callable[[BracketModel2017], BracketModel2017 | None],
+) -> tuple[bool, BracketModel2017 | None]:
+    """`solve` on a near model of the bracket (`make`, with the pairs `extra` beside
+    its near ones), made again with the far pairs a failed certificate names (as the
+    2026 near models are, `SolverSettings.near_extensions`, `near_extension_share`).
+    (True, its answer) once a near model is certified; (False, None) when none is:
+    then the model of every pair decides."""
+    most = rc.settings.near_extension_share * size * (size - 1) / 2
+    for attempt in range(rc.settings.near_extensions + 1):
+        inner = make(extra)
+        try:
+            found = solve(inner)
+        except Uncertified as failure:
+            STATS["uncertified"] += 1
+            pairs = failure.pairs or (inner.far.wanted(inner, failure.values) if inner.far else [])
+            if not pairs or len(extra) + len(pairs) > most or attempt == rc.settings.near_extensions:
+                break
+            STATS["extended"] += 1
+            extra = [*extra, *pairs]
+            continue
+        STATS["near"] += found is not None
+        return True, found
+    STATS["fallbacks"] += 1
+    return False, None
+
+
+def _solve_last_by_near(rc: RoundContext, bracket: list[int], mdps: list[int], odd: bool,
+                        on_tier: Callable[[str], None]) -> BracketModel2017 | None:
+    """The last bracket (or the CLB) on a near model that completes the round, started
+    from a complete matching of the bracket's compatible pairs; None when there is no
+    such matching or no near model is certified (the model of every pair decides)."""
+    extra = _inside_matching(rc, bracket, frozenset(mdps), rc.pab_allowed if odd else None)
+    if len(bracket) - 2 * len(extra) != int(odd):
+        return None
+
+    def make(pairs: list[Pair]) -> BracketModel2017:
+        return BracketModel2017(rc.state, bracket, frozenset(mdps), [], rc.compatible, rc.pab_allowed, True, odd=odd,
+                                settings=rc.settings, near=pairs)
+
+    def solve(bm: BracketModel2017) -> BracketModel2017 | None:
+        bm.solver.on_tier = on_tier
+        if not bm.start_complete():
+            return None
+        for name in rc.edition.quality:
+            if name in LOOKING_BEYOND:
+                for term in CRITERIA[name](bm):
+                    bm.solver.minimize([term])
+        for term in _later_terms(rc, bm):
+            bm.solver.minimize([term])
+        generation_order(bm)
+        return bm
+
+    return _on_near_models(rc, len(bracket), extra, make, solve)[1]
+
+
+def _inside_matching(rc: RoundContext, bracket: list[int], mdps: frozenset[int],
+                     pab: frozenset[int] | None = None) -> list[Pair]:
     """A maximum matching of the bracket's own compatible pairs (two MDPs never meet):
     a near model makes its pairs, so that it starts where the model of every pair
-    starts, at [C.5]'s bound."""
+    starts, at [C.5]'s bound.  With `pab`, one of those players may instead take the
+    PAB (a partner of his own), so that a complete matching leaves him unpaired."""
     index = {p: i for i, p in enumerate(bracket)}
     adj: list[list[int]] = [[] for _ in bracket]
     for p, later in compatible_rows(bracket, mdps, rc.compatible):
@@ -173,8 +235,12 @@ def _inside_matching(rc: RoundContext, bracket: list[int], mdps: frozenset[int])
         for q in later:
             adj[i].append(index[q])
             adj[index[q]].append(i)
+    if pab is not None:
+        adj.append([index[p] for p in bracket if p in pab])
+        for j in adj[-1]:
+            adj[j].append(len(bracket))
     mate = max_matching(adj)
-    return [(p, bracket[j]) for i, p in enumerate(bracket) if (j := mate[i]) > i]
+    return [(p, bracket[j]) for i, p in enumerate(bracket) if (j := mate[i]) > i and j < len(bracket)]
 
 
 def _lookahead(rc: RoundContext, inner: BracketModel2017, lower: list[int],
