@@ -198,7 +198,9 @@ def _solve_last_by_near(rc: RoundContext, bracket: list[int], mdps: list[int], o
     """The last bracket (or the CLB) on a near model that completes the round, started
     from a complete matching of the bracket's compatible pairs; None when there is no
     such matching or no near model is certified (the model of every pair decides)."""
-    extra = _inside_matching(rc, bracket, frozenset(mdps), rc.pab_allowed if odd else None)
+    extra = _witness_inside(rc, bracket, frozenset(mdps), odd)
+    if extra is None:
+        extra = _inside_matching(rc, bracket, frozenset(mdps), rc.pab_allowed if odd else None)
     if len(bracket) - 2 * len(extra) != int(odd):
         return None
 
@@ -220,6 +222,21 @@ def _solve_last_by_near(rc: RoundContext, bracket: list[int], mdps: list[int], o
         return bm
 
     return _on_near_models(rc, len(bracket), extra, make, solve)[1]
+
+
+def _witness_inside(rc: RoundContext, bracket: list[int], mdps: frozenset[int], odd: bool) -> list[Pair] | None:
+    """The round's witness (the complete pairing the round loop keeps) as a complete
+    matching of the bracket's pairs, if it is one: it costs nothing, where a matching
+    of every compatible pair of round 1 lists millions of them."""
+    inside = frozenset(bracket)
+    pairs = [(p, q) for p, q in rc.witness if p in inside or q in inside]
+    if any(p not in inside or q not in inside or (p in mdps and q in mdps) for p, q in pairs):
+        return None
+    paired = {p for pq in pairs for p in pq}
+    left = [p for p in bracket if p not in paired]
+    if len(left) != int(odd) or not all(p in rc.pab_allowed for p in left):
+        return None
+    return pairs
 
 
 def _inside_matching(rc: RoundContext, bracket: list[int], mdps: frozenset[int],
