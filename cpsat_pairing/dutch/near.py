@@ -42,11 +42,14 @@ from ortools.sat.python import cp_model
 from cpsat_pairing.domain.state import PlayerState, PrefKind
 from cpsat_pairing.domain.tournament import Colour
 from cpsat_pairing.solver.bounds import player_classes
+from cpsat_pairing.solver.cpsat import STATS, Uncertified
+from cpsat_pairing.solver.settings import SolverSettings
 from cpsat_pairing.solver.terms import INT_MIN, add_linear, add_weighted
 from cpsat_pairing.dutch.model import PairModel
 from cpsat_pairing.solver.view import RoundView
 
 Pair = tuple[int, int]
+M = TypeVar("M", bound="NearModel")
 
 
 def near_partners(residents: Sequence[int], players: dict[int, PlayerState], window: int,
@@ -378,3 +381,30 @@ def far_counts(bm: PairModel, label: dict[int, L], players: Sequence[int]) -> di
 
 def _key(a: L, b: L) -> tuple[L, L]:
     return (a, b) if a <= b else (b, a)  # type: ignore[operator]
+
+
+def on_near_models(settings: SolverSettings, size: int, extra: list[Pair], make: Callable[[list[Pair]], M],
+                   solve: Callable[[M], M | None]) -> tuple[bool, M | None]:
+    """`solve` on a near model of a bracket of `size` players (`make`, with the pairs
+    `extra` beside its near ones), made again with the far pairs a failed certificate
+    names, at most `SolverSettings.near_extensions` times and while they are at most
+    `near_extension_share` of the bracket's pairs.  (True, its answer) once a near
+    model is certified; (False, None) when none is: then the model of every pair
+    decides."""
+    most = settings.near_extension_share * size * (size - 1) / 2
+    for attempt in range(settings.near_extensions + 1):
+        inner = make(extra)
+        try:
+            found = solve(inner)
+        except Uncertified as failure:
+            STATS["uncertified"] += 1
+            pairs = failure.pairs or (inner.far.wanted(inner, failure.values) if inner.far else [])
+            if not pairs or len(extra) + len(pairs) > most or attempt == settings.near_extensions:
+                break
+            STATS["extended"] += 1
+            extra = [*extra, *pairs]
+            continue
+        STATS["near"] += found is not None
+        return True, found
+    STATS["fallbacks"] += 1
+    return False, None

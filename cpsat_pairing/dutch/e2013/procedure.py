@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from cpsat_pairing.dutch.aggregate import AggregateBracketModel
 from cpsat_pairing.dutch.alone import finish_alone, solve_alone
 from cpsat_pairing.dutch.bracket import BracketModel
 from cpsat_pairing.dutch.completion import complete_pairing
@@ -45,6 +46,7 @@ from cpsat_pairing.dutch.loop import (
     first_solution,
     residents_bracket,
 )
+from cpsat_pairing.dutch.near import on_near_models
 from cpsat_pairing.dutch.order import generation_order
 from cpsat_pairing.dutch.registry import CRITERIA
 from cpsat_pairing.dutch.result import BracketTrace, Pair
@@ -62,8 +64,30 @@ def treated_as_homogeneous(n_mdps: int, size: int) -> bool:
 def _solve(rc: RoundContext, players: list[int], mdps: list[int], next_group: list[int], kind: str) -> BracketModel:
     """One bracket's model ("lazy": the bracket and the next scoregroup pair by pair;
     "exact": every remaining player), solved on the edition's tiers then the
-    generation order."""
-    bm = _model(rc, players, mdps, next_group, kind)
+    generation order.  A big last bracket (the whole of round 1) is first solved on a
+    model of its near pairs (dutch/near.py), its answers certified; the model of every
+    pair decides when they are not."""
+    if rc.forced is None and not next_group and len(players) == len(rc.remaining) and _near_pays(players, mdps, rc):
+        found = on_near_models(
+            rc.settings, len(players), [],
+            lambda extra: _model(rc, players, mdps, next_group, "near", extra),
+            lambda bm: _tiers(rc, bm, players, mdps, next_group, kind),
+        )[1]
+        if found is not None:
+            return found
+    return _tiers(rc, _model(rc, players, mdps, next_group, kind), players, mdps, next_group, kind)
+
+
+def _near_pays(players: list[int], mdps: list[int], rc: RoundContext) -> bool:
+    """Whether the bracket's residents are many enough for a model of their near pairs
+    (SolverSettings.near_from) to be worth its certificates."""
+    residents = len(players) - len(mdps)
+    return residents * (residents - 1) // 2 >= rc.settings.near_from
+
+
+def _tiers(rc: RoundContext, bm: BracketModel, players: list[int], mdps: list[int], next_group: list[int],
+           kind: str) -> BracketModel:
+    """The edition's tiers then the generation order on the model `bm` (of that kind)."""
     names = rc.edition.quality
     cut = names.index(C12_NAME) if C12_NAME in names else len(names)
     before = _terms(bm, names[:cut])
@@ -87,10 +111,15 @@ def _terms(bm: BracketModel, names: Sequence[str]) -> list[Term]:
     return [t for name in names for t in CRITERIA[name](bm)]
 
 
-def _model(rc: RoundContext, players: list[int], mdps: list[int], next_group: list[int], kind: str) -> BracketModel:
-    bm = BracketModel(
+def _model(rc: RoundContext, players: list[int], mdps: list[int], next_group: list[int], kind: str,
+           extra: Sequence[Pair] = ()) -> BracketModel:
+    """The bracket's model of that kind, started from the witness; "near" is a model of
+    the near pairs and of the witness's and `extra`'s pairs (the aggregate model, whose
+    next scoregroup is empty here)."""
+    cls = AggregateBracketModel if kind == "near" else BracketModel
+    bm = cls(
         rc.state, rc.remaining, players, frozenset(mdps), next_group, rc.compatible, rc.pab_allowed,
-        settings=rc.settings, lazy=kind != "exact",
+        settings=rc.settings, lazy=kind != "exact", near=[*rc.witness, *extra] if kind == "near" else None,
     )
     first_solution(bm, rc)
     if rc.forced is None:

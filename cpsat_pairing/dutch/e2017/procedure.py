@@ -30,11 +30,12 @@ from cpsat_pairing.dutch.completion import complete_pairing
 from cpsat_pairing.dutch.e2017.bracket import BracketModel2017, compatible_rows
 from cpsat_pairing.dutch.e2017.lookahead import NextBracket
 from cpsat_pairing.dutch.loop import Bracket, RoundContext
+from cpsat_pairing.dutch.near import on_near_models
 from cpsat_pairing.dutch.order import generation_order
 from cpsat_pairing.dutch.registry import CRITERIA
 from cpsat_pairing.dutch.result import BracketTrace, Pair
 from cpsat_pairing.dutch.unpairable import no_valid_pairing
-from cpsat_pairing.solver.cpsat import STATS, InfeasibleError, Uncertified
+from cpsat_pairing.solver.cpsat import InfeasibleError
 from cpsat_pairing.solver.matching import max_matching
 from cpsat_pairing.solver.terms import Term
 
@@ -148,8 +149,8 @@ def _solve_by_lookahead(
     the model of every pair decides."""
     sd_base = min(rc.state.players[p].pairing_score for p in (*bracket, *lower))
     if _near_pays(rc, bracket, mdps):
-        decided, found = _on_near_models(
-            rc, len(bracket), _inside_matching(rc, bracket, frozenset(mdps)),
+        decided, found = on_near_models(
+            rc.settings, len(bracket), _inside_matching(rc, bracket, frozenset(mdps)),
             lambda extra: _bracket_alone(rc, bracket, mdps, sd_base, extra),
             lambda inner: _lookahead(rc, inner, lower, on_tier),
         )
@@ -163,34 +164,6 @@ def _near_pays(rc: RoundContext, bracket: list[int], mdps: list[int]) -> bool:
     (SolverSettings.near_from) to be worth its certificates."""
     residents = len(bracket) - len(mdps)
     return residents * (residents - 1) // 2 >= rc.settings.near_from
-
-
-def _on_near_models(
-    rc: RoundContext, size: int, extra: list[Pair], make: Callable[[list[Pair]], BracketModel2017],
-    solve: Callable[[BracketModel2017], BracketModel2017 | None],
-) -> tuple[bool, BracketModel2017 | None]:
-    """`solve` on a near model of the bracket (`make`, with the pairs `extra` beside
-    its near ones), made again with the far pairs a failed certificate names (as the
-    2026 near models are, `SolverSettings.near_extensions`, `near_extension_share`).
-    (True, its answer) once a near model is certified; (False, None) when none is:
-    then the model of every pair decides."""
-    most = rc.settings.near_extension_share * size * (size - 1) / 2
-    for attempt in range(rc.settings.near_extensions + 1):
-        inner = make(extra)
-        try:
-            found = solve(inner)
-        except Uncertified as failure:
-            STATS["uncertified"] += 1
-            pairs = failure.pairs or (inner.far.wanted(inner, failure.values) if inner.far else [])
-            if not pairs or len(extra) + len(pairs) > most or attempt == rc.settings.near_extensions:
-                break
-            STATS["extended"] += 1
-            extra = [*extra, *pairs]
-            continue
-        STATS["near"] += found is not None
-        return True, found
-    STATS["fallbacks"] += 1
-    return False, None
 
 
 def _solve_last_by_near(rc: RoundContext, bracket: list[int], mdps: list[int], odd: bool,
@@ -221,7 +194,7 @@ def _solve_last_by_near(rc: RoundContext, bracket: list[int], mdps: list[int], o
         generation_order(bm)
         return bm
 
-    return _on_near_models(rc, len(bracket), extra, make, solve)[1]
+    return on_near_models(rc.settings, len(bracket), extra, make, solve)[1]
 
 
 def _witness_inside(rc: RoundContext, bracket: list[int], mdps: frozenset[int], odd: bool) -> list[Pair] | None:
