@@ -75,3 +75,13 @@ def test_uncertified_near_models_hand_over_to_the_model_of_every_pair(monkeypatc
     assert _replay(FORCED) > 10
     assert not all(answered)  # those with far pairs (a near model of a few players may have none)
     assert STATS["uncertified"] > before
+
+
+def test_the_transposition_does_not_pass_over_a_far_pair_a_later_s1_player_needs() -> None:
+    """j000060 round 5, a bracket of 11 on a near model of window 1: the first
+    transposition pairs S1[3] with 18 and S1[4] with 20 by a far pair.  "20 paired by
+    no far pair" must not be decided before S1[3]'s partner (order._decisions), or the
+    search takes 23 for S1[3] and certifies it."""
+    t = as_replayed(read_trf(CORPUS / "dutch-2013" / "dev" / "j000060.trf"))
+    got = pair(t, 5, "dutch-2013", FORCED)
+    assert (set(got.as_pairs()), got.bye) == recorded(t, 5)

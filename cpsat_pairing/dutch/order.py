@@ -106,19 +106,22 @@ def _decisions(bm: PairModel, s1: list[int], s2: list[int], among: frozenset[int
     also be paired by a far pair (f).  Its decisions say so where the full model's
     search would know it: before an S1 player's candidates, that he is paired by a near
     pair (so that they exclude each other as in the full model; only if none of them can
-    be completed, the far pair); after the last S1 player near an S2 player, that the
-    S2 player was paired by a near pair (or floats).  Either holds in every solution
-    that pairs the S1 players decided so far as the first solution does: the
-    relaxation's first solution is still the first of every solution of the full model
-    that it can be compared with (FarPairs.skipped says which it cannot)."""
+    be completed, the far pair); after the last S1 player who may meet an S2 player at
+    all, that the S2 player was paired by a near pair (or floats).  Each only orders
+    the solutions that pair the S1 players decided so far alike: the relaxation's first
+    solution is still the first of every solution of the full model that it can be
+    compared with (FarPairs.skipped says which it cannot).  Placed after the last S1
+    player *near* him instead, the second would put "no far pair for him" before the
+    partners of the S1 players after that one, who may still meet him by a far pair,
+    and pass over a first solution that needs it."""
     far = bm.far.f if bm.far is not None else {}
     s1set = frozenset(s1)
     closing: dict[int, list[Literal]] = {}
     if far:
-        index = {p: j for j, p in enumerate(s1)}
+        ok = bm.compatible
         for q in s2:
             if q in far:
-                last = max((index[p] for p, _ in bm.adj[q] if p in index), default=len(s1) - 1)
+                last = next((j for j in range(len(s1) - 1, -1, -1) if ok(s1[j], q)), len(s1) - 1)
                 closing.setdefault(last, []).append(far[q].Not())
     decisions: list[Literal] = []
     for j, p in enumerate(s1):

@@ -64,10 +64,13 @@ def treated_as_homogeneous(n_mdps: int, size: int) -> bool:
 def _solve(rc: RoundContext, players: list[int], mdps: list[int], next_group: list[int], kind: str) -> BracketModel:
     """One bracket's model ("lazy": the bracket and the next scoregroup pair by pair;
     "exact": every remaining player), solved on the edition's tiers then the
-    generation order.  A big last bracket (the whole of round 1) is first solved on a
-    model of its near pairs (dutch/near.py), its answers certified; the model of every
-    pair decides when they are not."""
-    if rc.forced is None and not next_group and len(players) == len(rc.remaining) and _near_pays(players, mdps, rc):
+    generation order ("aggregate": the bracket pair by pair, the next scoregroup as
+    counts, dutch/aggregate.py).  A big bracket's aggregate model, and a big exact
+    model of every remaining player (the whole of round 1, a bracket joined by C.13), is
+    first the model of its near pairs (dutch/near.py), its answers certified; the model
+    of every pair decides when they are not."""
+    whole = kind == "aggregate" or (kind == "exact" and len(players) == len(rc.remaining))
+    if rc.forced is None and whole and _near_pays(players, mdps, rc):
         found = on_near_models(
             rc.settings, len(players), [],
             lambda extra: _model(rc, players, mdps, next_group, "near", extra),
@@ -116,7 +119,7 @@ def _model(rc: RoundContext, players: list[int], mdps: list[int], next_group: li
     """The bracket's model of that kind, started from the witness; "near" is a model of
     the near pairs and of the witness's and `extra`'s pairs (the aggregate model, whose
     next scoregroup is empty here)."""
-    cls = AggregateBracketModel if kind == "near" else BracketModel
+    cls = AggregateBracketModel if kind in ("near", "aggregate") else BracketModel
     bm = cls(
         rc.state, rc.remaining, players, frozenset(mdps), next_group, rc.compatible, rc.pab_allowed,
         settings=rc.settings, lazy=kind != "exact", near=[*rc.witness, *extra] if kind == "near" else None,
@@ -262,17 +265,25 @@ class Procedure2013:
         model_mdps = [] if treated_as_homogeneous(len(bracket.mdps), len(players)) else bracket.mdps
         unconstrained: tuple[list[Pair], list[int]] | None = None
         full: list[Pair] | None = None
-        try:
-            bm = _solve(rc, players, model_mdps, bracket.next_group, "lazy")
-            pairs, floaters = bm.bracket_result()
-            unconstrained = (sorted(pairs), list(floaters))
-            full = bm.complete()
-        except (NoValidPairing, InfeasibleError):
-            # The lazy model relaxes completion: with no solution it leaves the exact
-            # model to prove that none exists.  (It is not a relaxation of the exact
-            # model's tiers -- C.12 looks at the next bracket only -- so a solve limit in
-            # it is not handed over: that would change the answer.)
-            STATS["fallbacks"] += 1
+        # The aggregate model relaxes the lazy one (the next scoregroup as counts): its
+        # answer is the lazy model's when the round can be completed after it;
+        # otherwise the lazy model decides.
+        for kind in ("aggregate", "lazy") if rc.forced is None else ("lazy",):
+            unconstrained = None
+            try:
+                bm = _solve(rc, players, model_mdps, bracket.next_group, kind)
+                pairs, floaters = bm.bracket_result()
+                unconstrained = (sorted(pairs), list(floaters))
+                full = bm.complete()
+            except (NoValidPairing, InfeasibleError):
+                # The lazy model relaxes completion: with no solution it leaves the exact
+                # model to prove that none exists.  (It is not a relaxation of the exact
+                # model's tiers -- C.12 looks at the next bracket only -- so a solve limit
+                # in it is not handed over: that would change the answer.)
+                STATS["fallbacks"] += 1
+                continue
+            if full is not None:
+                break
         backtracked = False
         if full is None:
             # The players below cannot be paired after this bracket's best pairing:
