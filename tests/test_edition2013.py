@@ -14,11 +14,12 @@ from cpsat_pairing.apps.check import file_round
 from cpsat_pairing.domain.state import PlayerState, PrefKind, build_state, round_exists
 from cpsat_pairing.domain.tournament import Colour
 from cpsat_pairing.dutch.boards import make_boards
+from cpsat_pairing.dutch.aggregate import AggregateBracketModel
 from cpsat_pairing.dutch.bracket import BracketModel
 from cpsat_pairing.dutch.e2013 import procedure as procedure2013
 from cpsat_pairing.dutch.e2013.criteria import all_floaters_matched, variable, x1_z1
 from cpsat_pairing.dutch.e2013.procedure import treated_as_homogeneous
-from cpsat_pairing.solver.cpsat import STATS
+from cpsat_pairing.solver.cpsat import STATS, InfeasibleError
 
 CORPUS_2013 = CORPUS / "dutch-2013" / "dev"
 # Rounds the model does not reproduce yet, with the rule we believe decides them.
@@ -197,6 +198,7 @@ def test_later_tiers_on_the_bracket_alone_give_the_models_pairing_and_tiers(name
     """The tiers after C.12 and the generation order on a model of the bracket alone,
     each set of floaters checked against the lazy model: the same pairing and the same
     tiers as the lazy model solving them itself."""
+    _lazy_models_only(monkeypatch)
     decided: list[bool] = []
     real = procedure2013._alone
     monkeypatch.setattr(procedure2013, "_alone", lambda *a: decided.append(real(*a)) or decided[-1])
@@ -218,9 +220,23 @@ def test_a_failing_bracket_alone_model_leaves_the_lazy_model_to_decide(monkeypat
         return real_alone(rc, bm, c12, fixed, before, later, never)
 
     monkeypatch.setattr(procedure2013, "_alone", refusing)
+    _lazy_models_only(monkeypatch)
     fallbacks = STATS["fallbacks"]
     _paired_both_ways("j000044", SolverSettings(max_cuts=0))
     assert refused and STATS["fallbacks"] > fallbacks, "no bracket-alone model was refused"
+
+
+def _lazy_models_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No aggregate model: every bracket on the lazy model, where the bracket is a part
+    of the model (the aggregate model holds the bracket's pairs only)."""
+    real = procedure2013._solve
+
+    def solve(rc, players, mdps, next_group, kind):
+        if kind == "aggregate":
+            raise InfeasibleError("the lazy model in this test")
+        return real(rc, players, mdps, next_group, kind)
+
+    monkeypatch.setattr(procedure2013, "_solve", solve)
 
 
 def test_all_floaters_matched_is_a_matching_into_distinct_players() -> None:
@@ -236,8 +252,9 @@ def test_the_first_bracket_starts_from_a_complete_pairing(monkeypatch: pytest.Mo
     """The round's first witness is a maximum matching of everybody, so the top
     bracket's model needs no feasibility solve before its first tier."""
     fits: list[bool] = []
-    real = BracketModel.start_from
-    monkeypatch.setattr(BracketModel, "start_from", lambda self, pairs: fits.append(real(self, pairs)) or fits[-1])
+    for cls in (BracketModel, AggregateBracketModel):
+        monkeypatch.setattr(cls, "start_from", lambda self, pairs, real=cls.start_from: fits.append(real(self, pairs))
+                            or fits[-1])
     t = read_trf(CORPUS_2013 / "j000047.trf")
     for rnd in (1, 4):
         fits.clear()
