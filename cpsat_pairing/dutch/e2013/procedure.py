@@ -16,7 +16,11 @@ What is specific to 2013 here:
 * B.2 applies to everyone but topscorers, whose exception is a tier (C.10.g);
 * the completion of the round (C.12 backtracking, C.13 on the lowest brackets) is kept
   as a condition on every bracket: a bracket is paired so that the players below can
-  still be paired, which is what backtracking and merging the lowest brackets achieve;
+  still be paired, which is what backtracking and merging the lowest brackets achieve
+  (the aggregate model first, the next scoregroup as counts; the lazy model of the
+  bracket and the next scoregroup pair by pair when the round cannot be completed
+  after the aggregate's answer; the exact model of every player when it cannot be
+  after the lazy one's);
 * the bye is whoever the lowest bracket leaves unpaired (C.13), not a score fixed for
   the whole round first;
 * C.12 is decided by a matching of the floaters into the next scoregroup where it
@@ -46,7 +50,7 @@ from cpsat_pairing.dutch.loop import (
     first_solution,
     residents_bracket,
 )
-from cpsat_pairing.dutch.near import on_near_models
+from cpsat_pairing.dutch.near import near_pays, on_near_models
 from cpsat_pairing.dutch.order import generation_order
 from cpsat_pairing.dutch.registry import CRITERIA
 from cpsat_pairing.dutch.result import BracketTrace, Pair
@@ -70,7 +74,7 @@ def _solve(rc: RoundContext, players: list[int], mdps: list[int], next_group: li
     first the model of its near pairs (dutch/near.py), its answers certified; the model
     of every pair decides when they are not."""
     whole = kind == "aggregate" or (kind == "exact" and len(players) == len(rc.remaining))
-    if rc.forced is None and whole and _near_pays(players, mdps, rc):
+    if rc.forced is None and whole and near_pays(rc.settings, len(players) - len(mdps)):
         found = on_near_models(
             rc.settings, len(players), [],
             lambda extra: _model(rc, players, mdps, next_group, "near", extra),
@@ -79,13 +83,6 @@ def _solve(rc: RoundContext, players: list[int], mdps: list[int], next_group: li
         if found is not None:
             return found
     return _tiers(rc, _model(rc, players, mdps, next_group, kind), players, mdps, next_group, kind)
-
-
-def _near_pays(players: list[int], mdps: list[int], rc: RoundContext) -> bool:
-    """Whether the bracket's residents are many enough for a model of their near pairs
-    (SolverSettings.near_from) to be worth its certificates."""
-    residents = len(players) - len(mdps)
-    return residents * (residents - 1) // 2 >= rc.settings.near_from
 
 
 def _tiers(rc: RoundContext, bm: BracketModel, players: list[int], mdps: list[int], next_group: list[int],

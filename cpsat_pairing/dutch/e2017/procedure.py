@@ -30,7 +30,7 @@ from cpsat_pairing.dutch.completion import complete_pairing
 from cpsat_pairing.dutch.e2017.bracket import BracketModel2017, compatible_rows
 from cpsat_pairing.dutch.e2017.lookahead import NextBracket
 from cpsat_pairing.dutch.loop import Bracket, RoundContext
-from cpsat_pairing.dutch.near import on_near_models
+from cpsat_pairing.dutch.near import near_pays, on_near_models
 from cpsat_pairing.dutch.order import generation_order
 from cpsat_pairing.dutch.registry import CRITERIA
 from cpsat_pairing.dutch.result import BracketTrace, Pair
@@ -68,7 +68,7 @@ def _solve(
         alone = _solve_by_lookahead(rc, bracket, mdps, lower, on_tier)
         if alone is not None:
             return alone
-    if special and not lower and forced is None and _near_pays(rc, bracket, mdps):
+    if special and not lower and forced is None and near_pays(rc.settings, len(bracket) - len(mdps)):
         last = _solve_last_by_near(rc, bracket, mdps, odd, on_tier)
         if last is not None:
             return last
@@ -148,7 +148,7 @@ def _solve_by_lookahead(
     `SolverSettings.near_extensions`, `near_extension_share`); without a certificate
     the model of every pair decides."""
     sd_base = min(rc.state.players[p].pairing_score for p in (*bracket, *lower))
-    if _near_pays(rc, bracket, mdps):
+    if near_pays(rc.settings, len(bracket) - len(mdps)):
         decided, found = on_near_models(
             rc.settings, len(bracket), _inside_matching(rc, bracket, frozenset(mdps)),
             lambda extra: _bracket_alone(rc, bracket, mdps, sd_base, extra),
@@ -157,13 +157,6 @@ def _solve_by_lookahead(
         if decided:
             return found
     return _lookahead(rc, _bracket_alone(rc, bracket, mdps, sd_base), lower, on_tier)
-
-
-def _near_pays(rc: RoundContext, bracket: list[int], mdps: list[int]) -> bool:
-    """Whether the bracket's residents are many enough for a model of their near pairs
-    (SolverSettings.near_from) to be worth its certificates."""
-    residents = len(bracket) - len(mdps)
-    return residents * (residents - 1) // 2 >= rc.settings.near_from
 
 
 def _solve_last_by_near(rc: RoundContext, bracket: list[int], mdps: list[int], odd: bool,

@@ -35,6 +35,7 @@ from cpsat_pairing.dutch.loop import (
     first_solution,
     residents_bracket,
 )
+from cpsat_pairing.dutch.near import near_pays
 from cpsat_pairing.dutch.registry import CRITERIA
 from cpsat_pairing.dutch.result import BracketTrace, Pair
 from cpsat_pairing.dutch.unpairable import no_valid_pairing
@@ -45,13 +46,6 @@ from cpsat_pairing.solver.terms import Term, TierKind
 
 # What a relaxed or partial model may raise instead of answering.
 RELAXATION_FAILURES = (NoValidPairing, InfeasibleError, SolveLimitError, Uncertified)
-
-
-def near_pays(rc: RoundContext, bracket: Bracket) -> bool:
-    """Whether the bracket's residents are many enough for a model of their near pairs
-    (SolverSettings.near_from) to be worth its certificates."""
-    n = len(bracket.residents)
-    return n * (n - 1) // 2 >= rc.settings.near_from
 
 
 def pab_prepass(st: RoundState, present: list[int], ok: Compatibility) -> tuple[Fraction | None, list[Pair]]:
@@ -156,7 +150,7 @@ class Procedure2026:
         kinds = [k for k in rc.settings.models if rc.forced is None or k != "aggregate"]
         if not bracket.next_group:
             kinds = [k for k in kinds if k != "lazy"]  # no next scoregroup: aggregate = lazy
-        if "aggregate" in kinds and near_pays(rc, bracket):
+        if "aggregate" in kinds and near_pays(rc.settings, len(bracket.residents)):
             kinds.insert(kinds.index("aggregate"), "near")
         head = bracket.head(len(rc.scoregroups))
         full: list[Pair] | None = None
