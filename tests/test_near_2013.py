@@ -85,3 +85,20 @@ def test_the_transposition_does_not_pass_over_a_far_pair_a_later_s1_player_needs
     t = as_replayed(read_trf(CORPUS / "dutch-2013" / "dev" / "j000060.trf"))
     got = pair(t, 5, "dutch-2013", FORCED)
     assert (set(got.as_pairs()), got.bye) == recorded(t, 5)
+
+
+def test_x_counts_the_pairs_that_2026s_c12_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A near model's transposition certificate reasons with the colour arithmetic of
+    a fixed tier marked `same_colour` (FarPairs.skipped): 2013's X is marked so, and
+    must count exactly the pairs [C12] counts, each once, on the same model."""
+    from cpsat_pairing.dutch.e2013.criteria import colour_x
+    from cpsat_pairing.dutch.e2026.criteria import colour_preferences
+
+    models = []
+    real = procedure._tiers
+    monkeypatch.setattr(procedure, "_tiers", lambda rc, bm, *a: models.append(bm) or real(rc, bm, *a))
+    pair(parse_trf(build(120, 4, 2)), None, "dutch-2013", FORCED)
+    assert models
+    for bm in models:
+        (x,), (c12,) = colour_x(bm), colour_preferences(bm)
+        assert x.same_colour and sorted(zip(x.indices, x.coefs)) == sorted(zip(c12.indices, c12.coefs))

@@ -238,7 +238,9 @@ def colour_x(bm: BracketModel) -> list[Term]:
     for (p, q), v in bm.bracket_pairs():
         if _same_pref(bm.state.players[p], bm.state.players[q]):
             weighted.append((1, v))
-    return [bm.term("X", "pairs not fulfilling all colour preferences (C.10.e)", weighted)]
+    term = bm.term("X", "pairs not fulfilling all colour preferences (C.10.e)", weighted)
+    term.same_colour = True  # the pairs of 2026's [C12]: a near model's certificate reasons with them
+    return [term]
 
 
 @criterion("2013:Z")
