@@ -113,9 +113,8 @@ def _terms(bm: BracketModel, names: Sequence[str]) -> list[Term]:
 
 def _model(rc: RoundContext, players: list[int], mdps: list[int], next_group: list[int], kind: str,
            extra: Sequence[Pair] = ()) -> BracketModel:
-    """The bracket's model of that kind, started from the witness; "near" is a model of
-    the near pairs and of the witness's and `extra`'s pairs (the aggregate model, whose
-    next scoregroup is empty here)."""
+    """The bracket's model of that kind, started from the witness; "near" is the
+    aggregate model of the near pairs and of the witness's and `extra`'s pairs."""
     cls = AggregateBracketModel if kind in ("near", "aggregate") else BracketModel
     bm = cls(
         rc.state, rc.remaining, players, frozenset(mdps), next_group, rc.compatible, rc.pab_allowed,
@@ -217,8 +216,8 @@ def _alone(rc: RoundContext, bm: BracketModel, c12: Tier | None, fixed: Sequence
     (C.12); the criteria `before` fixed as `bm` fixed their terms (`fixed`).  False
     (nothing decided) when the bracket is most of `bm`, or the bracket-alone model
     fails."""
-    if len(bm.x) < 2 * len(bm.local_vars()):
-        return False
+    if bm.x_in_bracket or len(bm.x) < 2 * len(bm.local_vars()):
+        return False  # no smaller: the aggregate model's pairs are the bracket's
     inner = BracketModel(
         bm.state, bm.remaining, bm.bracket, bm.mdps, bm.next_group, bm.compatible, bm.pab_allowed,
         settings=bm.settings, local=True,

@@ -80,9 +80,14 @@ def _solve(
         # Two MDPs never meet in a bracket: the complete pairing may then not exist in
         # the bracket's model; [C.4] becomes its first tier.
         bm = build(True)
-    # One tier per solve: packing them into one weighted objective makes the matching
-    # LP weak here.
-    normal = not special and forced is None
+    return _tiers(rc, bm, forced)
+
+
+def _tiers(rc: RoundContext, bm: BracketModel2017, forced: list[Pair] | None) -> BracketModel2017:
+    """The quality tiers, one per solve (packed into one weighted objective they make
+    the matching LP weak here), then the generation order; the tiers after [C.7] on
+    the bracket alone when there are players below it."""
+    normal = not bm.special and forced is None
     if normal:
         bm.start_inside()
     for name in rc.edition.quality:
@@ -176,16 +181,7 @@ def _solve_last_by_near(rc: RoundContext, bracket: list[int], mdps: list[int], o
 
     def solve(bm: BracketModel2017) -> BracketModel2017 | None:
         bm.solver.on_tier = on_tier
-        if not bm.start_complete():
-            return None
-        for name in rc.edition.quality:
-            if name in LOOKING_BEYOND:
-                for term in CRITERIA[name](bm):
-                    bm.solver.minimize([term])
-        for term in _later_terms(rc, bm):
-            bm.solver.minimize([term])
-        generation_order(bm)
-        return bm
+        return _tiers(rc, bm, None) if bm.start_complete() else None
 
     return on_near_models(rc.settings, len(bracket), extra, make, solve)[1]
 
