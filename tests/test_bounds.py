@@ -162,3 +162,64 @@ def test_a_model_too_small_for_restrictions_gets_the_count_bound_from_bound_from
         for settings in (SolverSettings(bound_from=1), SolverSettings(bound_from=10**9)):
             got = pair(t, rnd, settings=settings)
             assert (set(got.as_pairs()), got.bye) == recorded(t, rnd), f"round {rnd}"
+
+
+def _without_odd_set_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The count model as it was before its odd-set cuts (bounds.py)."""
+    from cpsat_pairing.solver import bounds
+
+    monkeypatch.setattr(bounds, "_odd_set_cut", lambda *args: None)
+    monkeypatch.setattr(bounds, "_odd_bracket_cut", lambda *args: None)
+
+
+def test_odd_set_cuts_keep_every_count_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cuts hold in every whole solution: each count model's optimum, proven with a
+    generous budget, is the same with and without them (a random 240-player round,
+    every tier bounded)."""
+    from ortools.sat.python import cp_model
+
+    optima: list[list[int]] = [[], []]
+    original_minimum = CountBound.minimum
+
+    def minimum(self, chunk, fixed, into=optima[0]):
+        value = original_minimum(self, chunk, fixed)
+        solver = CountBound._solver(core=False, budget=50.0)
+        assert solver.solve(self.model) == cp_model.OPTIMAL
+        into.append(round(solver.objective_value))
+        return value
+
+    t = read_trf(make_large(tmp_path, players=240, seed=3))
+    monkeypatch.setattr(CountBound, "minimum", minimum)
+    with_cuts = pair(t, settings=RESTRICTED)
+    _without_odd_set_cuts(monkeypatch)
+    monkeypatch.setattr(CountBound, "minimum", lambda self, c, f: minimum(self, c, f, optima[1]))
+    without = pair(t, settings=RESTRICTED)
+    assert optima[0] and optima[0] == optima[1]
+    assert (with_cuts.as_pairs(), with_cuts.bye) == (without.as_pairs(), without.bye)
+
+
+@pytest.mark.parametrize("cuts", [True, False])
+def test_an_odd_brackets_count_model_knows_its_downfloater_at_the_root(
+    cuts: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The LP of an odd bracket's count model pairs half players and floats nobody; with
+    the odd-set cuts its root bound is the one downfloater the bracket must have, so a
+    packed objective that weighs downfloaters heavily is proven without a search."""
+    from ortools.sat.python import cp_model
+
+    if not cuts:
+        _without_odd_set_cuts(monkeypatch)
+    t = read_trf(make_large(tmp_path, players=240, seed=3))
+    st = build_state(t, max(len(p.rounds) for p in t.players) + 1)
+    present = sorted(st.present, key=st.rank_key)
+    bracket = present[:119]  # odd, every player below it too
+    bm = BracketModel(st, present, bracket, frozenset(), [], Compatibility(st, t), frozenset(present))
+    counts = CountBound(bm)
+    floaters = make_term("test", "downfloaters", ((1, v) for v in bm.df.values()))
+    counts.model.minimize(sum(c * counts.var[g] for g, c in counts._aggregate(floaters).items()))
+    solver = CountBound._solver(core=False, budget=1.0)
+    solver.parameters.max_number_of_conflicts = 0
+    solver.parameters.cp_model_presolve = False
+    solver.parameters.cut_level = 0  # the LP of the rows alone
+    solver.solve(counts.model)
+    assert (solver.best_objective_bound >= 1) == cuts

@@ -8,7 +8,8 @@ join each two classes and how many players of each class float, exit, ...
 
 The *count model* has one integer per class pair and per class and kind of float.  It
 keeps each player's "paired exactly once" summed over his class, the round-wide limits
-and the tiers already fixed, and forgets who has met whom ([C1]) and the odd-set cuts.
+and the tiers already fixed, and forgets who has met whom ([C1]) and the odd-set cuts
+but those of single classes and of the whole bracket (which its LP needs).
 Every pairing of the bracket model maps onto a solution of it with the same tier
 values, so its optimum is a lower bound.  When a solution of the bracket model (found
 on its restriction, solver/lex.py) reaches that bound, the tier is solved without proving it
@@ -107,6 +108,8 @@ class CountBound:
         bm, m = self.bm, self.model
         degree: list[list[cp_model.IntVar]] = [[] for _ in self.size]
         inside: list[list[cp_model.IntVar]] = [[] for _ in self.size]
+        # The pairs within one class, by class (counted twice in its rows above).
+        own: list[list[cp_model.IntVar]] = [[] for _ in self.size]
         family: dict[str, list[cp_model.IntVar]] = {}
         for g, v in self.var.items():
             if g[0] == "x":
@@ -115,16 +118,22 @@ class CountBound:
                     degree[side].append(v)
                     if ins:
                         inside[side].append(v)
+                if a == b:
+                    own[a].append(v)
             elif g[0] == "df":
                 inside[g[1]].append(v)
             elif g[0] != "v":
                 degree[g[1]].append(v)
             family.setdefault(g[0], []).append(v)
+        in_bracket = {self.cls[p] for p in bm.bracket}  # a class is all bracket or all not
         if not bm.local:  # the bracket alone (bm.local) has only the inside constraint
             for c, n in enumerate(self.size):
                 m.add(sum(degree[c]) == n)
-        for c in {self.cls[p] for p in bm.bracket}:  # a class is all bracket or all not
+                _odd_set_cut(m, degree[c], own[c], n)
+        for c in in_bracket:
             m.add(sum(inside[c]) == self.size[c])
+            _odd_set_cut(m, inside[c], own[c], self.size[c])
+        _odd_bracket_cut(m, family.get("df", []), sum(self.size[c] for c in in_bracket))
         m.add(sum(family.get("u", [])) <= 1)
         m.add(sum(family.get("exit", [])) <= len(bm.lower))
         m.add(sum(family.get("dn", [])) == sum(family.get("up", [])))
@@ -222,3 +231,23 @@ class CountBound:
         p.use_sat_inprocessing = False
         p.optimize_with_core = core
         return solver
+
+
+def _odd_set_cut(model: cp_model.CpModel, row: list[cp_model.IntVar], own: list[cp_model.IntVar], size: int) -> None:
+    """The odd-set cut of one class in a row "each of its players once" (`row`, in which
+    each pair within the class counts twice): an odd class cannot be paired within
+    itself alone.  Whole solutions keep it; the LP, which may pair half a player,
+    does not, and without it a count model of a packed objective can need most of its
+    budget to prove that an odd bracket has a downfloater."""
+    if size % 2 == 0:
+        return
+    mine = {v.index for v in own}
+    others = [v for v in row if v.index not in mine]
+    model.add(sum(others) >= 1)
+
+
+def _odd_bracket_cut(model: cp_model.CpModel, floaters: list[cp_model.IntVar], size: int) -> None:
+    """The bracket's odd-set cut: summed over its classes, twice its pairs inside plus
+    its downfloaters make its size, so an odd bracket has a downfloater."""
+    if size % 2:
+        model.add(sum(floaters) >= 1)

@@ -82,15 +82,14 @@ def repair(bm: BracketView, chunk: Sequence[tuple[Term, int]], target: int | Non
     free: list[list[int]] = [[] for _ in range(size)]  # pairs of cost 0 or less
     costly: list[list[int]] = [[] for _ in range(size)]
     edges: list[dict[int, int]] = [{} for _ in range(size)]  # every pair allowed, with its cost
+    at, price = node.get, cost.get
     for p in players:
         a = node[p]
-        row = edges[a]
-        for q, i in adj[p]:
-            b = node.get(q)
-            if b is None or i in weighed or i in closed:
-                continue  # (both residents: the pair is inside the bracket)
-            c = row[b] = cost.get(i, 0)
-            (free if c <= 0 else costly)[a].append(b)
+        # (both residents: the pair is inside the bracket)
+        allowed = [(b, price(i, 0)) for q, i in adj[p] if (b := at(q)) is not None and i not in weighed and i not in closed]
+        edges[a].update(allowed)
+        free[a] = [b for b, c in allowed if c <= 0]
+        costly[a] = [b for b, c in allowed if c > 0]
     # The floats: vertex n + k, the k-th float, meets whoever can take it over.
     # Who may take over a float: the same variables, weighing what the float's weigh in
     # every fixed tier (so that the trade keeps their values).
