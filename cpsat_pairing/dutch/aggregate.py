@@ -162,11 +162,8 @@ class AggregateBracketModel(BracketModel):
         below = self.complete_below()
         return None if below is None else chosen + below
 
-    def start_from(self, pairs: Iterable[Pair]) -> bool:
-        """Take a complete round-pairing of the remaining players as the incumbent."""
-        partner = self._take_witness(pairs)
-        if partner is None:
-            return False
+    def values_of(self, partner: dict[int, int]) -> dict[int, int] | None:
+        """As in the pair model: the pairs inside the bracket and the counts."""
         ns = frozenset(self.next_group)
         vals: dict[int, int] = {v.index: 0 for v in self.solver.all_vars}
         nn = 0
@@ -186,15 +183,14 @@ class AggregateBracketModel(BracketModel):
             else:
                 var = self.exit.get(p)
             if var is None:
-                return False
+                return None
             vals[var.index] = 1
         for v in self.nn_pairs[: nn // 2]:
             vals[v.index] = 1
         for p, v in self.df.items():
             q = partner.get(p)
             vals[v.index] = int(q is None or not self.inside(p, q))
-        self.solver.set_incumbent(vals)
-        return True
+        return vals
 
     def force(self, pairs: Iterable[Pair]) -> None:
         raise NotImplementedError("a given pairing is scored on the pair-by-pair model")

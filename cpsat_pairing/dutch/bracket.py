@@ -366,10 +366,10 @@ class BracketModel(PairIndices):
 
     # -- reading the incumbent ---------------------------------------------------
 
-    def _take_witness(self, pairs: Iterable[Pair]) -> dict[int, int] | None:
-        """The partner of each player in `pairs`, kept as the `witness`, if they form a
-        complete round-pairing of the remaining players ([C2]: the one left unpaired, if
-        any, may get the PAB); else None."""
+    def _partners(self, pairs: Iterable[Pair]) -> dict[int, int] | None:
+        """The partner of each player in `pairs`, if they form a complete round-pairing
+        of the remaining players ([C2]: the one left unpaired, if any, may get the
+        PAB); else None."""
         partner: dict[int, int] = {}
         for p, q in pairs:
             partner[p], partner[q] = q, p
@@ -378,43 +378,52 @@ class BracketModel(PairIndices):
         unmatched = [p for p in self.remaining if p not in partner]
         if len(unmatched) != len(self.remaining) % 2 or any(p not in self.pab_allowed for p in unmatched):
             return None
-        self.witness = partner
         return partner
 
     def start_from(self, pairs: Iterable[Pair]) -> bool:
-        """Take a complete round-pairing of the remaining players as the incumbent.
+        """Take a complete round-pairing of the remaining players as the incumbent, and
+        keep it as the `witness`.
 
         The previous bracket's solution, less the pairs it fixed, is such a pairing: no
         feasibility solve is needed.  Returns False when `pairs` does not fit the model.
         """
-        pset = frozenset(self.players)
-        partner = self._take_witness(pairs)
+        partner = self._partners(pairs)
         if partner is None:
             return False
+        self.witness = partner
+        values = self.values_of(partner)
+        if values is None:
+            return False
+        self.solver.set_incumbent(values)
+        return True
+
+    def values_of(self, partner: dict[int, int]) -> dict[int, int] | None:
+        """The model's values of a complete round-pairing (each player's partner), or
+        None when the model cannot hold it."""
+        pset = frozenset(self.players)
         vals = dict.fromkeys(self.solver.all_indices(), 0)
         chosen = set()
         for p in self.players:
             q = partner.get(p)
             if q is None:
                 if p not in self.u:
-                    return False
+                    return None
                 vals[self.u[p].index] = 1
             elif q in pset:
                 key = (p, q) if (p, q) in self.x else (q, p)
                 if key not in self.x:
-                    return False
+                    return None
                 chosen.add(key)
             else:
                 if p not in self.exit:
-                    return False
+                    return None
                 vals[self.exit[p].index] = 1
         for key in chosen:
             vals[self.x[key].index] = 1
         paired_inside = {p for key in chosen if self.inside(*key) for p in key}
         for p, v in self.df.items():
             vals[v.index] = int(p not in paired_inside)
-        self.solver.set_incumbent(vals)
-        return True
+        return vals
 
     def force(self, pairs: Iterable[Pair]) -> None:
         """Fix the model to a given complete round-pairing (to score it on every tier)."""

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from cpsat_pairing.dutch.alone import solve_alone
 from cpsat_pairing.dutch.bracket import BracketModel
+from cpsat_pairing.dutch.completion import complete_pairing
+from cpsat_pairing.solver.matching import max_matching_covering
 from cpsat_pairing.dutch.edition import Edition
 from cpsat_pairing.dutch.order import generation_order
 from cpsat_pairing.dutch.registry import CRITERIA
@@ -29,10 +31,40 @@ def generation_order_keeping_below(bm: BracketModel, local: frozenset[int]) -> N
         bm.solver.update_incumbent({i: v for i, v in before.items() if i not in local and i in after})
         return
     fixed = [(index, after.get(index, 0)) for index in sorted(local)]
-    hint = {i: (after.get(i, 0) if i in local else v) for i, v in before.items()}
+    hint = _completed(bm) or {i: (after.get(i, 0) if i in local else v) for i, v in before.items()}
     near = bm.solver.check_values(fixed, hint)
     if near is not None:
         bm.solver.set_incumbent({**after, **near})
+
+
+def _completed(bm: BracketModel) -> dict[int, int] | None:
+    """A complete round-pairing with the incumbent's bracket pairs and downfloaters, as
+    the model's values, or None (none found, or the model cannot hold it).
+
+    [C8] fixed how many pairs the next scoregroup holds, and how many of them each
+    score of downfloaters leads: a maximum matching of the downfloaters and the next
+    scoregroup that covers the downfloaters in ranking order first (a matroid: that
+    order is the one the tiers ask for) gets as many where the model's optimum does.
+    Everyone else is paired as near the witness as a matching started from it gets.
+    The solver checks the values whole (the caller searches if they fail)."""
+    pairs, floaters = bm.bracket_result()
+    group = list(bm.next_group)
+    verts = [*floaters, *group]
+    index = {p: i for i, p in enumerate(verts)}
+    ok = bm.compatible.neighbours
+    # Downfloaters meet the next scoregroup; its players meet both.
+    adj = [[index[q] for q in (group if i < len(floaters) else verts) if q in ok(p)] for i, p in enumerate(verts)]
+    mate = max_matching_covering(adj, range(len(floaters)))
+    met = [(verts[i], verts[j]) for i, j in enumerate(mate) if j > i]
+    taken = {p for pq in (*pairs, *met) for p in pq}
+    rest = complete_pairing([p for p in bm.remaining if p not in taken], bm.compatible, bm.pab_allowed,
+                            bm.witness.items())
+    if rest is None:
+        return None
+    partner: dict[int, int] = {}
+    for p, q in (*pairs, *met, *rest):
+        partner[p], partner[q] = q, p
+    return bm.values_of(partner)
 
 
 def solve_locally(ed: Edition, bm: BracketModel) -> bool:
