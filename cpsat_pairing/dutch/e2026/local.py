@@ -51,9 +51,11 @@ def _completed(bm: BracketModel) -> dict[int, int] | None:
     group = list(bm.next_group)
     verts = [*floaters, *group]
     index = {p: i for i, p in enumerate(verts)}
-    ok = bm.compatible.neighbours
-    # Downfloaters meet the next scoregroup; its players meet both.
-    adj = [[index[q] for q in (group if i < len(floaters) else verts) if q in ok(p)] for i, p in enumerate(verts)]
+    adj: list[list[int]] = []
+    for i, p in enumerate(verts):
+        excluded = bm.compatible.excluded(p)
+        # Downfloaters meet the next scoregroup; its players meet both.
+        adj.append([index[q] for q in (group if i < len(floaters) else verts) if q not in excluded])
     mate = max_matching_covering(adj, range(len(floaters)))
     met = [(verts[i], verts[j]) for i, j in enumerate(mate) if j > i]
     taken = {p for pq in (*pairs, *met) for p in pq}
