@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import statistics
 import subprocess
@@ -50,7 +51,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 LARGE = ROOT.parent / "shared" / "corpus" / "large"
 DEFAULT = sorted(LARGE.glob("*.trf"))
-GENERATED = Path("/tmp/cpsat-pairing-bench")
+# Generated inputs and the reference engine's pairings (CPSAT_PAIRING_BENCH_DIR elsewhere).
+GENERATED = Path(os.environ.get("CPSAT_PAIRING_BENCH_DIR", "/tmp/cpsat-pairing-bench"))
 
 # The speed targets (seconds, MiB) by players and edition, at the calibration speed:
 # bbpPairings 6 pairs YARDSTICK in YARDSTICK_S seconds.  For 1,000 players the time
@@ -105,8 +107,9 @@ def players_in(path: Path) -> int:
 
 def run_reference(exe: Path, path: Path) -> tuple[float, str]:
     """Wall time and pair list of one run of a bbpPairings-compatible engine."""
-    GENERATED.mkdir(exist_ok=True)
-    out = GENERATED / f"{path.stem}.reference.pairs"
+    # Apart from the inputs: a FILE.<edition>.pairs beside an input is its reference pairing.
+    (GENERATED / "reference").mkdir(parents=True, exist_ok=True)
+    out = GENERATED / "reference" / f"{path.stem}.pairs"
     t0 = time.perf_counter()
     proc = subprocess.run([str(exe), "--dutch", str(path), "-p", str(out)], capture_output=True, text=True)
     wall = time.perf_counter() - t0

@@ -7,6 +7,7 @@ test needs no other engine: its pairing must be ours.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -76,3 +77,23 @@ def test_bench_save_without_baseline_keeps_the_other_releases(tmp_path: Path) ->
     )
     assert proc.returncode == 0, proc.stderr
     assert set(json.loads(saved.read_text())["releases"]) == {"old", "new"}
+
+
+@pytest.mark.skipif(not DOOR.exists(), reason="the package's command line is not installed beside this Python")
+def test_bench_reruns_with_a_reference_on_its_own_generated_inputs(tmp_path: Path) -> None:
+    """The reference engine's pairing of a generated input is kept apart from it: beside
+    the input, FILE.<edition>.pairs would be read as its reference pairing, and a second
+    run stopped on an unknown edition."""
+    folder = tmp_path / "bench"
+    folder.mkdir()
+    generated = folder / "random-example.trf"
+    generated.write_bytes(EXAMPLE.read_bytes())
+    for _ in range(2):
+        proc = subprocess.run(
+            [sys.executable, str(ROOT / "scripts" / "bench.py"), str(generated), "--repeat", "1",
+             "--reference", f"dutch-2026={DOOR}"],
+            capture_output=True, text=True, cwd=ROOT, timeout=300,
+            env={**os.environ, "CPSAT_PAIRING_BENCH_DIR": str(folder)},
+        )
+        assert proc.returncode == 0, proc.stderr
+        assert "Traceback" not in proc.stdout and "same pairing" in proc.stdout, proc.stdout
