@@ -8,7 +8,7 @@ search from a warm start answers it far faster, which matters once per bracket.
 from __future__ import annotations
 
 from collections import deque
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence
 
 
 def max_matching(adj: Sequence[Sequence[int]], mate: list[int] | None = None, prune: bool = True) -> list[int]:
@@ -108,9 +108,13 @@ def _augment_from(adj: Sequence[Sequence[int]], mate: list[int], root: int, dead
     return False
 
 
-def max_matching_covering(adj: Sequence[Sequence[int]], first: Sequence[int]) -> list[int]:
+def max_matching_covering(adj: Sequence[Sequence[int]], first: Sequence[int],
+                          start: Iterable[tuple[int, int]] = ()) -> list[int]:
     """A maximum matching that covers as many of the vertices `first` as any matching
     can, each earlier one before later ones; no two of `first` may be adjacent.
+    The edges of `start` whose two ends are still free then join the matching before
+    it is completed (a warm start: with lazy rows, only the players left free by them
+    have their neighbours listed).
 
     The vertex sets a matching can cover form a matroid, so taking them greedily in order
     gives that set.  Each is matched to a free neighbour or by an augmenting path before
@@ -127,6 +131,9 @@ def max_matching_covering(adj: Sequence[Sequence[int]], first: Sequence[int]) ->
                 mate[v], mate[w] = w, v
             else:
                 _augment_from(adj, mate, v)
+    for v, w in start:
+        if mate[v] == mate[w] == -1:
+            mate[v], mate[w] = w, v
     return max_matching(adj, mate)
 
 

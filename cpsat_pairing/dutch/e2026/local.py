@@ -7,7 +7,7 @@ from __future__ import annotations
 from cpsat_pairing.dutch.alone import solve_alone
 from cpsat_pairing.dutch.bracket import BracketModel
 from cpsat_pairing.dutch.completion import complete_pairing
-from cpsat_pairing.solver.matching import max_matching_covering
+from cpsat_pairing.solver.matching import LazyAdjacency, max_matching_covering
 from cpsat_pairing.dutch.edition import Edition
 from cpsat_pairing.dutch.order import generation_order
 from cpsat_pairing.dutch.registry import CRITERIA
@@ -51,12 +51,17 @@ def _completed(bm: BracketModel) -> dict[int, int] | None:
     group = list(bm.next_group)
     verts = [*floaters, *group]
     index = {p: i for i, p in enumerate(verts)}
-    adj: list[list[int]] = []
-    for i, p in enumerate(verts):
-        excluded = bm.compatible.excluded(p)
-        # Downfloaters meet the next scoregroup; its players meet both.
-        adj.append([index[q] for q in (group if i < len(floaters) else verts) if q not in excluded])
-    mate = max_matching_covering(adj, range(len(floaters)))
+
+    def row(i: int) -> list[int]:
+        """Downfloaters meet the next scoregroup; its players meet both."""
+        excluded = bm.compatible.excluded(verts[i])
+        return [index[q] for q in (group if i < len(floaters) else verts) if q not in excluded]
+
+    # The witness's pairs within the next scoregroup (or from a downfloater into it)
+    # start its matching.
+    kept = [(a, b) for p, q in bm.witness.items() if p < q and (a := index.get(p, -1)) >= 0
+            and (b := index.get(q, -1)) >= 0 and max(a, b) >= len(floaters)]
+    mate = max_matching_covering(LazyAdjacency(len(verts), row), range(len(floaters)), kept)
     met = [(verts[i], verts[j]) for i, j in enumerate(mate) if j > i]
     taken = {p for pq in (*pairs, *met) for p in pq}
     rest = complete_pairing([p for p in bm.remaining if p not in taken], bm.compatible, bm.pab_allowed,
