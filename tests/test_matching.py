@@ -109,12 +109,20 @@ def test_covering_matching_takes_the_first_vertices_greedily(seed: int) -> None:
             if not (i in first and j in first) and rng.random() < density:
                 adj[i].append(j)
                 adj[j].append(i)
-    mate = max_matching_covering(adj, first)
-    assert _valid(adj, mate)
     covers = list(_matchings(adj))
-    assert _size(mate) == max(len(c) for c in covers) // 2
     best = max(tuple(v in c for v in first) for c in covers)
-    assert tuple(mate[v] != -1 for v in first) == best
+    # With a warm start too: edges of a random matching, added once `first` is covered.
+    start: list[tuple[int, int]] = []
+    for v in rng.sample(range(n), n):
+        if adj[v] and all(v not in e for e in start):
+            w = rng.choice(adj[v])
+            if all(w not in e for e in start):
+                start.append((v, w))
+    for warm in ((), start):
+        mate = max_matching_covering(adj, first, warm)
+        assert _valid(adj, mate)
+        assert _size(mate) == max(len(c) for c in covers) // 2
+        assert tuple(mate[v] != -1 for v in first) == best
 
 
 @pytest.mark.parametrize("seed", range(300))
