@@ -169,7 +169,6 @@ def _without_odd_set_cuts(monkeypatch: pytest.MonkeyPatch) -> None:
     from cpsat_pairing.solver import bounds
 
     monkeypatch.setattr(bounds, "_odd_set_cut", lambda *args: None)
-    monkeypatch.setattr(bounds, "_odd_bracket_cut", lambda *args: None)
 
 
 def test_odd_set_cuts_keep_every_count_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -133,7 +133,9 @@ class CountBound:
         for c in in_bracket:
             m.add(sum(inside[c]) == self.size[c])
             _odd_set_cut(m, inside[c], own[c], self.size[c])
-        _odd_bracket_cut(m, family.get("df", []), sum(self.size[c] for c in in_bracket))
+        # Summed over the bracket's classes, those rows are twice its pairs inside plus
+        # its downfloaters: an odd bracket has a downfloater.
+        _odd_set_cut(m, family.get("df", []), [], sum(self.size[c] for c in in_bracket))
         m.add(sum(family.get("u", [])) <= 1)
         m.add(sum(family.get("exit", [])) <= len(bm.lower))
         m.add(sum(family.get("dn", [])) == sum(family.get("up", [])))
@@ -234,20 +236,13 @@ class CountBound:
 
 
 def _odd_set_cut(model: cp_model.CpModel, row: list[cp_model.IntVar], own: list[cp_model.IntVar], size: int) -> None:
-    """The odd-set cut of one class in a row "each of its players once" (`row`, in which
-    each pair within the class counts twice): an odd class cannot be paired within
-    itself alone.  Whole solutions keep it; the LP, which may pair half a player,
-    does not, and without it a count model of a packed objective can need most of its
-    budget to prove that an odd bracket has a downfloater."""
+    """The odd-set cut of a row "each of these `size` players once", in which each pair
+    within the set (`own`) counts twice: an odd set cannot be paired within itself
+    alone, so its other terms make at least 1.  Whole solutions keep it; the LP, which
+    may pair half a player, does not, and without it a count model of a packed
+    objective can need most of its budget to prove that an odd bracket has a
+    downfloater."""
     if size % 2 == 0:
         return
     mine = {v.index for v in own}
-    others = [v for v in row if v.index not in mine]
-    model.add(sum(others) >= 1)
-
-
-def _odd_bracket_cut(model: cp_model.CpModel, floaters: list[cp_model.IntVar], size: int) -> None:
-    """The bracket's odd-set cut: summed over its classes, twice its pairs inside plus
-    its downfloaters make its size, so an odd bracket has a downfloater."""
-    if size % 2:
-        model.add(sum(floaters) >= 1)
+    model.add(sum(v for v in row if v.index not in mine) >= 1)

@@ -7,10 +7,10 @@ from __future__ import annotations
 from cpsat_pairing.dutch.alone import solve_alone
 from cpsat_pairing.dutch.bracket import BracketModel
 from cpsat_pairing.dutch.completion import complete_pairing
-from cpsat_pairing.solver.matching import LazyAdjacency, max_matching_covering
 from cpsat_pairing.dutch.edition import Edition
 from cpsat_pairing.dutch.order import generation_order
 from cpsat_pairing.dutch.registry import CRITERIA
+from cpsat_pairing.solver.matching import LazyAdjacency, max_matching_covering
 from cpsat_pairing.solver.terms import Term
 
 
@@ -59,8 +59,11 @@ def _completed(bm: BracketModel) -> dict[int, int] | None:
 
     # The witness's pairs within the next scoregroup (or from a downfloater into it)
     # start its matching.
-    kept = [(a, b) for p, q in bm.witness.items() if p < q and (a := index.get(p, -1)) >= 0
-            and (b := index.get(q, -1)) >= 0 and max(a, b) >= len(floaters)]
+    kept: list[tuple[int, int]] = []
+    for p, q in bm.witness.items():
+        a, b = index.get(p), index.get(q)
+        if p < q and a is not None and b is not None and max(a, b) >= len(floaters):
+            kept.append((a, b))
     mate = max_matching_covering(LazyAdjacency(len(verts), row), range(len(floaters)), kept)
     met = [(verts[i], verts[j]) for i, j in enumerate(mate) if j > i]
     taken = {p for pq in (*pairs, *met) for p in pq}
