@@ -162,7 +162,7 @@ class AggregateBracketModel(BracketModel):
         below = self.complete_below()
         return None if below is None else chosen + below
 
-    def values_of(self, partner: dict[int, int]) -> dict[int, int] | None:
+    def _values_of(self, partner: dict[int, int]) -> dict[int, int] | None:
         """As in the pair model: the pairs inside the bracket and the counts."""
         ns = frozenset(self.next_group)
         vals: dict[int, int] = {v.index: 0 for v in self.solver.all_vars}

@@ -391,15 +391,20 @@ class BracketModel(PairIndices):
         if partner is None:
             return False
         self.witness = partner
-        values = self.values_of(partner)
+        values = self._values_of(partner)
         if values is None:
             return False
         self.solver.set_incumbent(values)
         return True
 
-    def values_of(self, partner: dict[int, int]) -> dict[int, int] | None:
-        """The model's values of a complete round-pairing (each player's partner), or
-        None when the model cannot hold it."""
+    def values_of(self, pairs: Iterable[Pair]) -> dict[int, int] | None:
+        """The model's values of a complete round-pairing of the remaining players, or
+        None when `pairs` is not one or the model cannot hold it."""
+        partner = self._partners(pairs)
+        return None if partner is None else self._values_of(partner)
+
+    def _values_of(self, partner: dict[int, int]) -> dict[int, int] | None:
+        """`values_of` by each player's partner."""
         pset = frozenset(self.players)
         vals = dict.fromkeys(self.solver.all_indices(), 0)
         chosen = set()

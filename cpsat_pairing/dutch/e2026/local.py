@@ -69,12 +69,7 @@ def _completed(bm: BracketModel) -> dict[int, int] | None:
     taken = {p for pq in (*pairs, *met) for p in pq}
     rest = complete_pairing([p for p in bm.remaining if p not in taken], bm.compatible, bm.pab_allowed,
                             bm.witness.items())
-    if rest is None:
-        return None
-    partner: dict[int, int] = {}
-    for p, q in (*pairs, *met, *rest):
-        partner[p], partner[q] = q, p
-    return bm.values_of(partner)
+    return None if rest is None else bm.values_of([*pairs, *met, *rest])
 
 
 def solve_locally(ed: Edition, bm: BracketModel) -> bool:
