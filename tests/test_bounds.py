@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from cpsat_pairing import SolverSettings, pair, read_trf
+from cpsat_pairing import SolverSettings, load_edition, pair, read_trf
 from cpsat_pairing.domain.compat import Compatibility
 from cpsat_pairing.domain.state import build_state, round_exists
 from cpsat_pairing.dutch.bracket import BracketModel
+from cpsat_pairing.dutch.e2017.bracket import BracketModel2017
 from cpsat_pairing.solver.bounds import CountBound
 from cpsat_pairing.solver.cpsat import STATS
 from cpsat_pairing.solver.lex import LexSolver
@@ -24,7 +25,7 @@ from cpsat_pairing.solver.terms import make_term
 from cpsat_pairing.testing.corpus import recorded
 from cpsat_pairing.testing.large import make_large
 
-from helpers import CORPUS_2026
+from helpers import CORPUS_2017, CORPUS_2017_JAVAFO, CORPUS_2026
 
 # Restriction and bounds on every model, narrow enough that the restricted optimum is often not the full one.
 RESTRICTED = SolverSettings(sparse_from=0, windows=(1, 2))
@@ -222,3 +223,62 @@ def test_an_odd_brackets_count_model_knows_its_downfloater_at_the_root(
     solver.parameters.cut_level = 0  # the LP of the rows alone
     solver.solve(counts.model)
     assert (solver.best_objective_bound >= 1) == cuts
+
+
+def test_a_2017_bracket_that_completes_the_round_gets_the_count_bound() -> None:
+    """The count model states what a 2017 model that completes the round (the last
+    bracket, the PPB, the CLB) keeps: each player paired once or given the PAB; so such
+    a model gets its bound from `bound_from` pairs.  A normal bracket with the players
+    below, who may stay unpaired there, gets none; nor does a model whose completion is
+    a tier."""
+    t = read_trf(CORPUS_2017_JAVAFO[0])
+    st = build_state(t, 5, load_edition("dutch-2017").state_rules)
+    present = sorted(st.present, key=st.rank_key)
+    top, below = present[:20], present[20:]
+    compatible = Compatibility(st, t)
+    pab = frozenset(p for p in present if st.players[p].pab_eligible)
+
+    def model(lower: list[int], special: bool, soft: bool = False, bound_from: int = 1) -> BracketModel2017:
+        return BracketModel2017(st, top, frozenset(), lower, compatible, pab, special, odd=len(present) % 2 == 1,
+                                soft_completion=soft, settings=SolverSettings(bound_from=bound_from))
+
+    assert model(below, special=True).solver.bound is not None
+    assert model(below, special=True, bound_from=10**9).solver.bound is None
+    assert model(below, special=True, soft=True).solver.bound is None
+    assert model(below[:30], special=False).solver.bound is None
+
+
+@pytest.mark.parametrize("path", [*CORPUS_2017[:2], *CORPUS_2017_JAVAFO[:2]], ids=lambda p: p.stem)
+def test_2017_completing_brackets_bounded_everywhere_match_the_reference(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every 2017 model that completes the round bounded by its count model (`bound_from`
+    1; these files' rounds have last brackets, PPBs and CLBs): every bound is at most
+    the tier's optimum, some are reached, and every round is the reference engine's."""
+    seen: list[tuple[int, int]] = []
+    last: list[int | None] = []
+    original_minimum = CountBound.minimum
+    original_solve = LexSolver.solve
+
+    def minimum(self, chunk, fixed):
+        value = original_minimum(self, chunk, fixed)
+        last.append(value if self.bm.special else None)
+        return value
+
+    def solve(self, objective=None, chunk=(), **kwargs):
+        last.clear()
+        original_solve(self, objective, chunk, **kwargs)
+        if last and last[-1] is not None:
+            seen.append((last[-1], sum(w * self.value(t) for t, w in chunk)))
+
+    monkeypatch.setattr(CountBound, "minimum", minimum)
+    monkeypatch.setattr(LexSolver, "solve", solve)
+    t = read_trf(path)
+    settings = SolverSettings(bound_from=1)
+    for rnd in range(1, max(len(p.rounds) for p in t.players) + 1):
+        if round_exists(t, rnd):
+            got = pair(t, rnd, "dutch-2017", settings=settings)
+            assert (set(got.as_pairs()), got.bye) == recorded(t, rnd), f"round {rnd}"
+    assert seen, "no completing bracket was bounded"
+    assert all(least <= optimum for least, optimum in seen), seen
+    assert any(least == optimum for least, optimum in seen)

@@ -156,17 +156,22 @@ class BracketModel2017(PairIndices):
             return
         # A big model: each tier first restricted to the pairs near the natural partners,
         # and the residents re-paired by a matching (solver/repair.py).  The count
-        # model's bounds hold for the bracket alone, whose only constraint is the one it
-        # keeps (each player paired inside or a downfloater): there they are used at any
-        # size.  The other models leave players unpaired or complete the round, which
-        # the count model does not state.
+        # model's bounds hold where its constraints are the model's, summed by class:
+        # the bracket alone (each player paired inside or a downfloater), used at any
+        # size; and a bracket that completes the round (each player paired once or given
+        # the PAB, each bracket player inside or a downfloater), from `bound_from`
+        # pairs, as in the 2026 models (smaller solves do not pay for the count model).
+        # A normal bracket with the players below leaves players unpaired, which the
+        # count model does not state.
         optional = []
         if len(self.x) >= self.settings.sparse_from:
             optional = window_restrictions(self.players, self.score, self.mdps, self.pair_indices(),
                                            self.settings.windows)
-        if optional or self.local:
+        completing = self.special and not self.soft_completion
+        counted = self.local or (completing and (bool(optional) or len(self.x) >= self.settings.bound_from))
+        if optional or counted:
             me = weakref.proxy(self)  # see `counts`
-            bound = (lambda chunk, fixed: me.counts.minimum(chunk, fixed)) if self.local else None
+            bound = (lambda chunk, fixed: me.counts.minimum(chunk, fixed)) if counted else None
             # No trading of floats (repair.py): here a float is any player not paired in
             # the bracket, and a trade that reaches a colour tier's bound can leave the
             # next tier far harder to prove (`gen2000` 2017: [C.11] 1.5 s -> 89 s).
@@ -186,7 +191,7 @@ class BracketModel2017(PairIndices):
 
     @cached_property
     def counts(self) -> CountBound:
-        """The bracket-alone model's count model (solver/bounds.py), built on first use;
+        """The model's count model (solver/bounds.py), built on first use;
         it sees the model through a weak proxy, as in the 2026 model."""
         return CountBound(weakref.proxy(self))
 
