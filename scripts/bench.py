@@ -21,8 +21,8 @@ in one run is the figure to compare; its pairing is compared with ours too.
 
 The baseline file keeps each release's figures (`{"releases": {RELEASE: {INPUT: {...}}}}`,
 INPUT the file name, with `@EDITION` for an edition other than dutch-2026):
-`--save --release R` adds this run's to R's (keeping its other inputs and the other
-releases); `--baseline` prints CPU ratios against the last release stored (or
+`--save FILE --release R` adds this run's to R's in FILE (keeping its other inputs and
+FILE's other releases); `--baseline` prints CPU ratios against the last release stored (or
 `--against R`).
 
 `--calibrate PATH` (a bbpPairings 6 executable) times it on `gen500-r6.trf` of the
@@ -233,7 +233,7 @@ def main() -> int:
         print(f"calibration: {a.calibrate.name} pairs {a.calibrate_on.name} in {yard[0]:.2f} s "
               f"(targets hold at {YARDSTICK_S} s)", flush=True)
     scale = (lambda: YARDSTICK_S / yard[0]) if yard else None
-    stored = releases(a.baseline or a.save)  # --save keeps the file's other releases
+    stored = releases(a.baseline or a.save)  # the releases this run is compared with
     against = a.against or (list(stored)[-1] if stored else None)
     base = stored.get(against, {}) if against else {}
     yardsticks = dict(item.split("=", 1) for item in a.reference)
@@ -297,8 +297,11 @@ def main() -> int:
               f"{yard[0]:.2f} s; a large change means the machine's speed moved during the run)", flush=True)
         summary(figures, yard)
     if a.save:
-        stored.setdefault(a.release, {}).update(figures)  # a release's inputs may come from several runs
-        a.save.write_text(json.dumps({"releases": stored}, indent=2) + "\n")
+        # The file's own releases, read again: a release's inputs may come from several
+        # runs saved to it, whichever file each was compared with.
+        kept = releases(a.save)
+        kept.setdefault(a.release, {}).update(figures)
+        a.save.write_text(json.dumps({"releases": kept}, indent=2) + "\n")
     return 0
 
 

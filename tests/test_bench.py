@@ -80,6 +80,26 @@ def test_bench_save_without_baseline_keeps_the_other_releases(tmp_path: Path) ->
 
 
 @pytest.mark.skipif(not DOOR.exists(), reason="the package's command line is not installed beside this Python")
+def test_bench_runs_saved_to_one_file_keep_each_others_inputs(tmp_path: Path) -> None:
+    """Runs compared with one baseline and saved to another file under one release (one
+    run per edition, say) add up there: a later run keeps the earlier runs' inputs."""
+    baseline = tmp_path / "baseline.json"
+    baseline.write_text(json.dumps({"releases": {"old": {"example.trf": {"cpu_s": 1.0}}}}))
+    saved = tmp_path / "new.json"
+    other = tmp_path / "other.trf"
+    other.write_text(EXAMPLE.read_text())
+    for source in (EXAMPLE, other):
+        proc = subprocess.run(
+            [sys.executable, str(ROOT / "scripts" / "bench.py"), str(source), "--repeat", "1",
+             "--baseline", str(baseline), "--save", str(saved), "--release", "new"],
+            capture_output=True, text=True, cwd=ROOT, timeout=300,
+        )
+        assert proc.returncode == 0, proc.stderr
+    assert set(json.loads(saved.read_text())["releases"]["new"]) == {"example.trf", "other.trf"}
+    assert set(json.loads(baseline.read_text())["releases"]) == {"old"}
+
+
+@pytest.mark.skipif(not DOOR.exists(), reason="the package's command line is not installed beside this Python")
 def test_bench_reruns_with_a_reference_on_its_own_generated_inputs(tmp_path: Path) -> None:
     """The reference engine's pairing of a generated input is kept apart from it: beside
     the input, FILE.<edition>.pairs would be read as its reference pairing, and a second
