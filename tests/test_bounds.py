@@ -9,6 +9,7 @@ the reference engine.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -35,6 +36,13 @@ FULL = SolverSettings(sparse_from=10**9)
 @pytest.fixture
 def restricted_everywhere(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
     """Records (bound, true optimum) per bounded solve."""
+    return _record_bounds(monkeypatch)
+
+
+def _record_bounds(monkeypatch: pytest.MonkeyPatch, of: Callable[[CountBound], bool] = lambda counts: True
+                   ) -> list[tuple[int, int]]:
+    """(bound, true optimum) of each solve bounded by a count model that `of` selects,
+    recorded as the solves run."""
     seen: list[tuple[int, int]] = []
     last: list[int | None] = []
     original_minimum = CountBound.minimum
@@ -42,7 +50,7 @@ def restricted_everywhere(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, in
 
     def minimum(self, chunk, fixed):
         value = original_minimum(self, chunk, fixed)
-        last.append(value)
+        last.append(value if of(self) else None)
         return value
 
     def solve(self, objective=None, chunk=(), **kwargs):
@@ -255,24 +263,7 @@ def test_2017_completing_brackets_bounded_everywhere_match_the_reference(
     """Every 2017 model that completes the round bounded by its count model (`bound_from`
     1; these files' rounds have last brackets, PPBs and CLBs): every bound is at most
     the tier's optimum, some are reached, and every round is the reference engine's."""
-    seen: list[tuple[int, int]] = []
-    last: list[int | None] = []
-    original_minimum = CountBound.minimum
-    original_solve = LexSolver.solve
-
-    def minimum(self, chunk, fixed):
-        value = original_minimum(self, chunk, fixed)
-        last.append(value if self.bm.special else None)
-        return value
-
-    def solve(self, objective=None, chunk=(), **kwargs):
-        last.clear()
-        original_solve(self, objective, chunk, **kwargs)
-        if last and last[-1] is not None:
-            seen.append((last[-1], sum(w * self.value(t) for t, w in chunk)))
-
-    monkeypatch.setattr(CountBound, "minimum", minimum)
-    monkeypatch.setattr(LexSolver, "solve", solve)
+    seen = _record_bounds(monkeypatch, of=lambda counts: counts.bm.special)
     t = read_trf(path)
     settings = SolverSettings(bound_from=1)
     for rnd in range(1, max(len(p.rounds) for p in t.players) + 1):
