@@ -85,8 +85,10 @@ def repair(bm: BracketView, chunk: Sequence[tuple[Term, int]], target: int | Non
     at, price = node.get, cost.get
     for p in players:
         a = node[p]
-        # (both residents: the pair is inside the bracket)
-        allowed = [(b, price(i, 0)) for q, i in adj[p] if (b := at(q)) is not None and i not in weighed and i not in closed]
+        # Each pair to another player of the graph (both residents: inside the bracket)
+        # that no fixed tier weighs and nothing has closed, with its cost.
+        allowed = [(b, price(i, 0)) for q, i in adj[p]
+                   if (b := at(q)) is not None and i not in weighed and i not in closed]
         edges[a].update(allowed)
         free[a] = [b for b, c in allowed if c <= 0]
         costly[a] = [b for b, c in allowed if c > 0]
