@@ -20,6 +20,12 @@ EXAMPLE = ROOT / "cpsat_pairing" / "examples" / "example.trf"
 DOOR = Path(sys.executable).parent / "cpsat-pairing"
 
 
+def _env(tmp_path: Path) -> dict[str, str]:
+    """bench.py keeps generated inputs and reference pairings in CPSAT_PAIRING_BENCH_DIR
+    (else a fixed folder under /tmp): here, the test's own folder."""
+    return {**os.environ, "CPSAT_PAIRING_BENCH_DIR": str(tmp_path / "bench-dir")}
+
+
 @pytest.mark.skipif(not DOOR.exists(), reason="the package's command line is not installed beside this Python")
 def test_bench_times_a_yardstick_and_keeps_each_release(tmp_path: Path) -> None:
     baseline = tmp_path / "baseline.json"
@@ -29,12 +35,13 @@ def test_bench_times_a_yardstick_and_keeps_each_release(tmp_path: Path) -> None:
         proc = subprocess.run(
             [sys.executable, str(ROOT / "scripts" / "bench.py"), str(EXAMPLE), "--repeat", "1",
              "--reference", f"dutch-2026={DOOR}", "--baseline", str(baseline), *extra],
-            capture_output=True, text=True, cwd=ROOT, timeout=300,
+            capture_output=True, text=True, cwd=ROOT, timeout=300, env=_env(tmp_path),
         )
         assert proc.returncode == 0, proc.stderr
         return proc.stdout
 
     out = bench("--save", str(baseline), "--release", "first")
+    assert (tmp_path / "bench-dir" / "reference" / "example.pairs").is_file()  # the yardstick's pairing, kept here
     assert "vs old" in out  # compared with the last release stored
     assert "same pairing" in out and "ours/theirs" in out
     out = bench("--save", str(baseline), "--release", "second")
@@ -55,7 +62,7 @@ def test_bench_calibrates_its_times_and_times_a_check(tmp_path: Path) -> None:
         [sys.executable, str(ROOT / "scripts" / "bench.py"), str(EXAMPLE), "--repeat", "1",
          "--calibrate", str(DOOR), "--calibrate-on", str(EXAMPLE), "--check", str(tournament),
          "--edition", "dutch-2013"],
-        capture_output=True, text=True, cwd=ROOT, timeout=300,
+        capture_output=True, text=True, cwd=ROOT, timeout=300, env=_env(tmp_path),
     )
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
@@ -73,7 +80,7 @@ def test_bench_save_without_baseline_keeps_the_other_releases(tmp_path: Path) ->
     proc = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "bench.py"), str(EXAMPLE), "--repeat", "1",
          "--save", str(saved), "--release", "new"],
-        capture_output=True, text=True, cwd=ROOT, timeout=300,
+        capture_output=True, text=True, cwd=ROOT, timeout=300, env=_env(tmp_path),
     )
     assert proc.returncode == 0, proc.stderr
     assert set(json.loads(saved.read_text())["releases"]) == {"old", "new"}
@@ -92,7 +99,7 @@ def test_bench_runs_saved_to_one_file_keep_each_others_inputs(tmp_path: Path) ->
         proc = subprocess.run(
             [sys.executable, str(ROOT / "scripts" / "bench.py"), str(source), "--repeat", "1",
              "--baseline", str(baseline), "--save", str(saved), "--release", "new"],
-            capture_output=True, text=True, cwd=ROOT, timeout=300,
+            capture_output=True, text=True, cwd=ROOT, timeout=300, env=_env(tmp_path),
         )
         assert proc.returncode == 0, proc.stderr
     assert set(json.loads(saved.read_text())["releases"]["new"]) == {"example.trf", "other.trf"}

@@ -9,12 +9,18 @@ import json
 import os
 import signal
 import sys
+import uuid
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
-import cloudpickle
-import dask
 import pytest
+
+# A plain `pip install '.[test]'` has no Dask: skip this file rather than fail collecting it.
+dask = pytest.importorskip("dask")
+distributed = pytest.importorskip("distributed")
+cloudpickle = pytest.importorskip("cloudpickle")
+
 from distributed import Client, LocalCluster
 from typer.testing import CliRunner
 
@@ -131,6 +137,52 @@ def test_a_killed_worker_loses_no_file(files: list[str], local_reports: list[Fil
     assert [r.file for r in reports] == files
     assert counts(reports) == counts(local_reports)
     assert _comparable(reports) == _comparable(local_reports)
+
+
+def _raise_on(victim: str, error: Exception, tries: Path, data: bytes | None, path: str, edition: str,
+              rounds: str | None) -> FileCheck:
+    """The check task, except that the victim file's check raises `error`; each try on it
+    leaves a file in `tries`."""
+    if path == victim:
+        (tries / uuid.uuid4().hex).touch()
+        raise error
+    return dist.check_task(data, path, edition, rounds)
+
+
+def test_an_error_of_the_check_is_that_files_error_as_in_the_local_pool(
+    files: list[str], tmp_path: Path, cluster: LocalCluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bug in the engine is reported as the local pool reports it, tried once, and not
+    blamed on the cluster."""
+    error = ValueError("a bug met in round 2")
+    task = functools.partial(_raise_on, files[3], error, tmp_path)
+    with Client(cluster) as client:
+        reports = dist.check_files_dask(files[:5], client, task=task)
+    assert len(list(tmp_path.iterdir())) == 1  # not tried again
+
+    def usual_check(path: str, *args: Any, **kwargs: Any) -> FileCheck:
+        if path == files[3]:
+            raise error
+        return dist.check_data(None, path, *args, **kwargs)
+
+    monkeypatch.setattr(dist, "check_file", usual_check)
+    local = check_files(files[:5], jobs=1)
+    assert reports[3].error == local[3].error == f"{files[3]}: unexpected error: ValueError: a bug met in round 2"
+    assert reports[3].exit_code == local[3].exit_code == 2
+    assert _comparable(reports) == _comparable(local)
+
+
+def test_a_task_lost_on_every_try_is_blamed_on_the_cluster(files: list[str], tmp_path: Path,
+                                                           cluster: LocalCluster) -> None:
+    """A worker-loss error is tried again (`retries` more times), then reported as the
+    cluster's failure."""
+    task = functools.partial(_raise_on, files[2], distributed.KilledWorker("check", SimpleNamespace(address="tcp://gone"), 0), tmp_path)
+    with Client(cluster) as client:
+        reports = dist.check_files_dask(files[:4], client, task=task, retries=2)
+    assert len(list(tmp_path.iterdir())) == 3
+    assert reports[2].exit_code == 2 and reports[2].error is not None
+    assert reports[2].error.startswith(f"{files[2]}: the cluster could not check it after 3 tries: KilledWorker")
+    assert not any(r.error for i, r in enumerate(reports) if i != 2)
 
 
 def test_scheduler_without_the_extra_is_a_clear_error(files: list[str], monkeypatch: pytest.MonkeyPatch) -> None:

@@ -21,6 +21,11 @@ TEXT = README.read_text(encoding="utf-8")
 PYTHON_BLOCKS = re.findall(r"```python\n(.*?)```", TEXT, re.S)
 SHELL = re.findall(r"```sh\n(.*?)```", TEXT, re.S)
 EXE = str(Path(sys.executable).with_name("cpsat-pairing"))
+# The README's shell examples call the console script that `pip install .` puts beside
+# this Python; without it (the package only on the path) they cannot run as written.
+needs_console_script = pytest.mark.skipif(
+    not Path(EXE).is_file(), reason=f"the console script is not installed beside this Python ({EXE}): pip install ."
+)
 
 
 def block_with(blocks: list[str], marker: str) -> str:
@@ -28,6 +33,7 @@ def block_with(blocks: list[str], marker: str) -> str:
     return found
 
 
+@needs_console_script
 def test_readme_other_engines_command_lines(tmp_path: Path) -> None:
     shutil.copy(DOORS / "t000002_r1-6.trf", tmp_path / "round.trf")
     expected = (DOORS / "t000002_r7.pairs").read_text()
@@ -52,6 +58,7 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@needs_console_script
 def test_readme_service_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                      capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("waitress")
@@ -84,5 +91,7 @@ def test_readme_python_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     exec(compile(code, str(README), "exec"), namespace)
     out = capsys.readouterr().out
     assert "bye:" in out and len(out.splitlines()) >= 7  # the boards, then the bye
-    assert namespace["report"].exit_code in (0, 10)  # type: ignore[attr-defined]
+    # Every round of the example agrees with the reference engine (its check finds no
+    # discrepancy), so the check must report them all as matching.
+    assert namespace["report"].exit_code == 0, namespace["report"]
 

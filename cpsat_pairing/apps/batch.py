@@ -10,10 +10,13 @@ HTML report are the local ones.
 
 Lost workers: when a worker dies, the scheduler gives its tasks to another worker
 (Dask's own bookkeeping: up to `distributed.scheduler.allowed-failures` deaths per
-task).  A task that still fails -- `KilledWorker` after repeated deaths, or any other
-error of the machinery -- is submitted again, up to `retries` more times, under a new
-key; a file whose every try failed gets an error report (exit code 2).  Each path's
-report is stored once, by its index, whatever arrives twice.
+task).  A task lost to the cluster all the same -- `KilledWorker` after repeated
+deaths, a closed connection, a task the scheduler dropped -- is submitted again, up to
+`retries` more times, under a new key; a file whose every try was lost gets an error
+report (exit code 2).  Any other exception is raised by the check itself: it is that
+file's error, the report the local pool gives for it (`task_failed`), never blamed on
+the cluster nor tried again.  Each path's report is stored once, by its index,
+whatever arrives twice.
 
 Only a bounded number of tasks is in flight at a time (`window`), so ten thousand
 files do not all sit in the scheduler's memory at once.
@@ -23,7 +26,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import CancelledError, ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +67,13 @@ def _check_file_task(args: tuple[str, str | None, str | None]) -> FileCheck:
     return check_file(*args)
 
 
+def task_failed(path: str, edition: str | None, exc: BaseException) -> FileCheck:
+    """The report of a file whose check raised (a bug, not bad input: `check_file`
+    reports those itself), worded as `check.check_round` words a round's."""
+    return FileCheck(path, edition, error=f"{path}: unexpected error: {type(exc).__name__}: {exc}",
+                     exit_code=int(ExitCode.UNEXPECTED))
+
+
 def check_files(
     paths: Sequence[str],
     edition: str | None = "dutch-2026",
@@ -77,14 +87,20 @@ def check_files(
     results: dict[int, FileCheck] = {}
     if jobs <= 1 or len(tasks) <= 1:
         for i, task in enumerate(tasks):
-            results[i] = check_file(*task, jobs=jobs)  # a lone file: its rounds share the pool
+            try:
+                results[i] = check_file(*task, jobs=jobs)  # a lone file: its rounds share the pool
+            except Exception as exc:  # this file's error: the batch goes on
+                results[i] = task_failed(task[0], edition, exc)
             if on_done:
                 on_done(results[i])
     else:
         with ProcessPoolExecutor(min(jobs, len(tasks))) as pool:
             futures = {pool.submit(_check_file_task, task): i for i, task in enumerate(tasks)}
             for fut in as_completed(futures):
-                results[futures[fut]] = fut.result()
+                try:
+                    results[futures[fut]] = fut.result()
+                except Exception as exc:  # this file's error: the batch goes on
+                    results[futures[fut]] = task_failed(tasks[futures[fut]][0], edition, exc)
                 if on_done:
                     on_done(results[futures[fut]])
     return [results[i] for i in range(len(tasks))]
@@ -120,6 +136,13 @@ def connect(scheduler: str, workers: int = 2, timeout: str = "20s") -> tuple[Any
     return d.Client(scheduler, timeout=timeout), None
 
 
+def _worker_loss(d: Any) -> tuple[type[BaseException], ...]:
+    """The errors by which `distributed` says a task was lost, not that it failed: its
+    workers died (`KilledWorker`), a connection closed under it, the scheduler dropped it
+    (a cancelled future)."""
+    return (d.KilledWorker, d.comm.CommClosedError, CancelledError)
+
+
 def check_workers(client: Any) -> list[str]:
     """Warnings about the workers: none connected, or another package version.
 
@@ -151,6 +174,7 @@ def check_files_dask(
 ) -> list[FileCheck]:
     """Check `paths` on the cluster behind `client`; reports in the order of `paths`."""
     d = _require()
+    lost = _worker_loss(d)
     if window is None:
         threads = sum(client.nthreads().values()) or 1
         window = max(64, 4 * threads)
@@ -192,13 +216,15 @@ def check_files_dask(
         i = futures.pop(fut)
         try:
             report = fut.result()
-        except Exception as exc:  # a lost worker (KilledWorker) or a failure of the machinery
+        except lost as exc:
             if tries[i] <= retries:
                 submit(i)
             else:
                 done(i, _error_report(str(paths[i]), edition,
                                       f"{paths[i]}: the cluster could not check it after {tries[i]} tries: "
                                       f"{type(exc).__name__}: {exc}", int(ExitCode.UNEXPECTED)))
+        except Exception as exc:  # raised by the check itself, as in the local pool
+            done(i, task_failed(str(paths[i]), edition, exc))
         else:
             done(i, report)
         fut.release()
