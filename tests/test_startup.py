@@ -66,6 +66,9 @@ def test_pandas_imported_first_is_left_alone() -> None:
         ("import pandas as pd\ndef f(x: pd.Series) -> pd.Index: ...\ndef g():\n    return pd.Series([1, 2]).sum()\n", False),
         # A body that needs more of pandas than the hints' names is run again with it.
         ("import pandas as pd\nKIND = pd.api.types.is_integer_dtype\ndef g():\n    return pd.Series([1, 2]).sum()\n", True),
+        # A name or a submodule imported from the placeholder: an ImportError, run again too.
+        ("from pandas import api\nimport pandas as pd\ndef g():\n    return pd.Series([1, 2]).sum()\n", True),
+        ("import pandas.api.types\nimport pandas as pd\ndef g():\n    return pd.Series([1, 2]).sum()\n", True),
     ],
 )
 def test_the_loader_on_other_module_bodies(tmp_path: Path, body: str, pandas_loaded: bool) -> None:
@@ -88,3 +91,20 @@ def test_the_finder_ignores_other_modules() -> None:
     finder = PandasFreeFinder()
     assert finder.find_spec("json", None) is None
     assert importlib.import_module("json") is sys.modules["json"]
+
+
+def test_an_error_of_the_module_itself_is_raised_once(tmp_path: Path) -> None:
+    """Only what the placeholder can raise runs the body again: the module's own error
+    propagates from its one run."""
+    (tmp_path / "fails.py").write_text("import pandas as pd\nprint('ran')\nraise ValueError('its own error')\n")
+    out = _run(f"""
+        import sys
+        sys.path.insert(0, {str(tmp_path)!r})
+        from cpsat_pairing.solver.startup import PandasFreeFinder
+        sys.meta_path.insert(0, PandasFreeFinder(frozenset({{"fails"}})))
+        try:
+            import fails
+        except ValueError as exc:
+            print(exc.args[0].replace(" ", "_"), "pandas" in sys.modules)
+    """)
+    assert out == ["ran", "its_own_error", "False"]

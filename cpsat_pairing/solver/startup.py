@@ -67,11 +67,12 @@ class PandasFreeLoader:
         sys.modules["pandas"] = Placeholder("pandas")
         try:
             self.usual.exec_module(module)
-        except Exception:  # noqa: BLE001 -- whatever the placeholder broke
+        except (AttributeError, ImportError):  # all a placeholder raises: a missing name or submodule
             # More of pandas than those names was needed: run the body again, as usual.
             _drop_placeholder()
             self.usual.exec_module(module)
-        _drop_placeholder()
+        finally:  # also when the body fails on its own: no placeholder is left behind
+            _drop_placeholder()
         # The body, and whatever it imported, binds the real pandas from now on.
         for name in {module.__name__, *(set(sys.modules) - before)}:
             loaded = sys.modules.get(name)
