@@ -19,24 +19,49 @@ from cpsat_pairing.testing.corpus import recorded
 from helpers import CORPUS_2026, domains_agree
 
 
-def _matching_model(seed: int) -> tuple[cp_model.CpModel, list[int], dict[tuple[int, int], cp_model.IntVar]]:
-    """A random bipartite 'S1 against S2' model with a side constraint that makes the
-    greedy choice fail: at most k 'bad' pairs, as the colour tiers would fix."""
+Pair = tuple[int, int]
+
+
+def _instance(seed: int) -> tuple[int, list[Pair], set[Pair], int]:
+    """A random bipartite 'S1 against S2' instance with a side constraint that makes the
+    greedy choice fail: at most k 'bad' pairs, as the colour tiers would fix.  (S1's
+    size, the allowed pairs, the bad ones, k.)"""
     rng = random.Random(seed)
     n1, n2 = rng.randint(3, 7), rng.randint(7, 10)
+    edges = [(i, j) for i in range(n1) for j in range(n2) if rng.random() < 0.7]
+    bad = {e for e in edges if rng.random() < 0.4}
+    return n1, edges, bad, rng.randint(0, 2)
+
+
+def _matching_model(seed: int) -> tuple[cp_model.CpModel, list[int], dict[tuple[int, int], cp_model.IntVar]]:
+    n1, edges, bad, k = _instance(seed)
     m = cp_model.CpModel()
-    x: dict[tuple[int, int], cp_model.IntVar] = {}
-    for i in range(n1):
-        for j in range(n2):
-            if rng.random() < 0.7:
-                x[i, j] = m.new_bool_var(f"x{i}_{j}")
+    x = {(i, j): m.new_bool_var(f"x{i}_{j}") for i, j in edges}
     for i in range(n1):
         m.add_exactly_one(v for (a, _), v in x.items() if a == i)
-    for j in range(n2):
+    for j in {j for _, j in edges}:
         m.add_at_most_one(v for (_, b), v in x.items() if b == j)
-    bad = [v for v in x.values() if rng.random() < 0.4]
-    m.add(sum(bad) <= rng.randint(0, 2))
+    m.add(sum(x[e] for e in edges if e in bad) <= k)
     return m, list(range(n1)), x
+
+
+def _first_by_search(seed: int) -> list[int] | None:
+    """The lexicographically smallest (partner of S1's first, of its second, ...), by
+    trying every partner in order, depth first: the first complete assignment found."""
+    n1, edges, bad, k = _instance(seed)
+
+    def search(i: int, used: frozenset[int], bad_left: int) -> list[int] | None:
+        if i == n1:
+            return []
+        for a, j in edges:
+            cost = (a, j) in bad
+            if a == i and j not in used and cost <= bad_left:
+                rest = search(i + 1, used | {j}, bad_left - cost)
+                if rest is not None:
+                    return [j + 1, *rest]
+        return None
+
+    return search(0, frozenset(), k)
 
 
 def _solve_all(model: cp_model.CpModel, x: dict) -> LexSolver | None:
@@ -53,6 +78,7 @@ FEASIBLE_SEEDS = [seed for seed in range(41) if _solve_all(*_matching_model(seed
 
 def test_most_random_instances_are_feasible() -> None:
     assert len(FEASIBLE_SEEDS) >= 35
+    assert FEASIBLE_SEEDS == [seed for seed in range(41) if _first_by_search(seed) is not None]
 
 
 @pytest.mark.parametrize("seed", FEASIBLE_SEEDS)
@@ -71,7 +97,7 @@ def test_first_in_order_is_the_lexicographic_minimum_of_the_partner_tiers(seed: 
     decisions = [v for i in s1 for (a, j), v in sorted(x2.items(), key=lambda kv: kv[0]) if a == i]
     assert first_in_order(fixed, decisions)
     got = [next(j + 1 for (a, j), v in x2.items() if a == i and fixed.var_value(v)) for i in s1]
-    assert got == expected
+    assert got == expected == _first_by_search(seed)
 
 
 def test_partner_tiers_fall_back_to_one_by_one_past_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:

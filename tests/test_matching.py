@@ -1,4 +1,5 @@
-"""matching: maximum matchings from scratch and from a warm start agree."""
+"""matching: maximum matchings from scratch and from a warm start, against answers
+found without the module (every matching of a small graph; the Tutte matrix's rank)."""
 
 from __future__ import annotations
 
@@ -30,10 +31,40 @@ def _valid(adj: list[list[int]], mate: list[int]) -> bool:
     return all(w == -1 or (mate[w] == v and w in adj[v]) for v, w in enumerate(mate))
 
 
+PRIME = 2**61 - 1
+
+
+def _maximum_size(adj: list[list[int]], seed: int = 0) -> int:
+    """The size of a maximum matching, without any matching algorithm: the Tutte matrix
+    (x_vw above the diagonal for each edge, -x_vw below) with random values mod a prime
+    has rank twice that size (Lovasz), except with probability at most n / PRIME."""
+    rng = random.Random(seed)
+    n = len(adj)
+    m = [[0] * n for _ in range(n)]
+    for v in range(n):
+        for w in adj[v]:
+            if v < w:
+                x = rng.randrange(1, PRIME)
+                m[v][w], m[w][v] = x, PRIME - x
+    rank = 0
+    for col in range(n):
+        pivot = next((r for r in range(rank, n) if m[r][col]), None)
+        if pivot is None:
+            continue
+        m[rank], m[pivot] = m[pivot], m[rank]
+        inv = pow(m[rank][col], PRIME - 2, PRIME)
+        for r in range(n):
+            if r != rank and m[r][col]:
+                f = m[r][col] * inv % PRIME
+                m[r] = [(a - f * b) % PRIME for a, b in zip(m[r], m[rank])]
+        rank += 1
+    return rank // 2
+
+
 @pytest.mark.parametrize("seed", range(60))
 def test_a_warm_start_and_lazy_neighbours_give_a_maximum_matching(seed: int) -> None:
     adj = _graph(seed)
-    best = _size(max_matching(adj))
+    best = _maximum_size(adj)
     # A random (not maximal) matching to start from, as a previous witness would be.
     rng = random.Random(seed + 1000)
     start = [-1] * len(adj)
@@ -77,7 +108,7 @@ def test_edges_added_to_lazy_neighbours_reach_both_rows(seed: int) -> None:
         full[v].append(w)
         full[w].append(v)
     assert all(sorted(rows[v]) == sorted(full[v]) for v in range(len(adj)))
-    assert _size(max_matching(rows)) == _size(max_matching(full))
+    assert _size(max_matching(rows)) == _maximum_size(full)
 
 
 def _matchings(adj: list[list[int]], v: int = 0, used: frozenset[int] = frozenset()):
@@ -92,6 +123,21 @@ def _matchings(adj: list[list[int]], v: int = 0, used: frozenset[int] = frozense
     for w in adj[v]:
         if w > v and w not in used:
             yield from _matchings(adj, v + 1, used | {v, w})
+
+
+@pytest.mark.parametrize("seed", range(100))
+def test_the_tutte_rank_is_the_size_of_every_matching_tried(seed: int) -> None:
+    """The oracle above, against every matching of small graphs."""
+    rng = random.Random(seed)
+    n = rng.randint(2, 11)
+    density = rng.choice([0.1, 0.3, 0.6])
+    adj: list[list[int]] = [[] for _ in range(n)]
+    for i in range(n):
+        for j in range(i + 1, n):
+            if rng.random() < density:
+                adj[i].append(j)
+                adj[j].append(i)
+    assert _maximum_size(adj, seed) == max(len(c) for c in _matchings(adj)) // 2
 
 
 @pytest.mark.parametrize("seed", range(300))
@@ -144,4 +190,4 @@ def test_skipping_failed_searches_trees_gives_the_same_matching(seed: int) -> No
                 warm[u], warm[v] = v, u
     reference = max_matching(adj, None if warm is None else list(warm), prune=False)
     assert max_matching(adj, None if warm is None else list(warm)) == reference
-    assert all(reference[reference[v]] == v for v in range(n) if reference[v] != -1)
+    assert _valid(adj, reference) and _size(reference) == _maximum_size(adj)
