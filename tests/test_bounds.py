@@ -100,7 +100,13 @@ def test_a_term_that_splits_a_class_gives_no_bound() -> None:
     bm = BracketModel(st, present, present, frozenset(), [], Compatibility(st, t), frozenset(present))
     counts = CountBound(bm)
     alike = make_term("test", "all downfloaters", ((1, v) for v in bm.df.values()))
-    assert counts.minimum([(alike, 1)], []) is not None
+    # All 14 present players in one bracket, round 3 as the file pairs it: none floats.
+    assert len(present) == 14 and counts.minimum([(alike, 1)], []) == 0
+    # The top 13 as the bracket: an odd number, so at least one floats to the 14th (the
+    # whole bracket's odd-set cut), and one is enough.
+    odd = BracketModel(st, present, present[:13], frozenset(), present[13:], Compatibility(st, t), frozenset(present))
+    floats = make_term("test", "all downfloaters", ((1, v) for v in odd.df.values()))
+    assert CountBound(odd).minimum([(floats, 1)], []) == 1
     # Weigh one player's downfloat differently from his classmates'.
     p = next(p for p in present if counts.size[counts.cls[p]] > 1)
     split = make_term("test", "one player", ((2 if q == p else 1, v) for q, v in bm.df.items()))

@@ -101,11 +101,27 @@ class _Meetings:
         return frozenset(q for q in (1, 2, 3) if q != p and self.ok(p, q))
 
 
+def _is_complete_and_legal(pairs: list[tuple[int, int]], players: list[int], ok: _Meetings,
+                           eligible: frozenset[int]) -> bool:
+    """Each player paired at most once, each pair allowed to meet, and at most one left
+    out, who may have the PAB."""
+    paired = [p for pq in pairs for p in pq]
+    left = set(players) - set(paired)
+    return (len(paired) == len(set(paired)) and set(paired) <= set(players)
+            and all(q in ok.neighbours(p) for p, q in pairs) and len(left) <= 1 and left <= eligible)
+
+
 def test_completable_counts_the_pab_eligibility() -> None:
     """C.2 / C.4: with an odd number left, the one unpaired must be allowed the PAB."""
     anyone = _Meetings(lambda p, q: True)
-    assert complete_pairing([1, 2, 3], anyone, frozenset({3})) is not None
-    assert complete_pairing([1, 2, 3], _Meetings(lambda p, q: {p, q} != {1, 2}), frozenset({3})) is None
+    got = complete_pairing([1, 2, 3], anyone, frozenset({3}))
+    assert got is not None and _is_complete_and_legal(got, [1, 2, 3], anyone, frozenset({3}))
+    assert sorted(map(sorted, got)) == [[1, 2]]  # only 3 may have the PAB
+    not_1_2 = _Meetings(lambda p, q: {p, q} != {1, 2})
+    got = complete_pairing([1, 2, 3], not_1_2, frozenset({1, 3}))
+    assert got is not None and _is_complete_and_legal(got, [1, 2, 3], not_1_2, frozenset({1, 3}))
+    assert sorted(map(sorted, got)) == [[2, 3]]  # 1-2 may not meet, so 1 has the PAB
+    assert complete_pairing([1, 2, 3], not_1_2, frozenset({3})) is None
     assert complete_pairing([1, 2, 3], anyone, frozenset()) is None
 
 

@@ -57,8 +57,21 @@ def test_explain_table() -> None:
 
 
 def test_pair_explain_json() -> None:
+    """The explanation is of the round paired: its boards are the pairing's, board by
+    board, and each bracket's pairs and solved tiers are those of the pairing's trace."""
     data = _json("pair", str(FILE), "--round", "4", "--explain")
-    assert data["boards"] and data["explanation"]["brackets"]
+    p = pair(read_trf(FILE), 4)
+    x = data["explanation"]
+    boards = [(b["white"], b["black"]) for b in x["boards"]]
+    assert boards == [(b["white"]["id"], b["black"]["id"]) for b in data["boards"]] == p.as_pairs()
+    assert x["bye"] == data["bye"]["id"] == p.bye == 10
+    assert len(x["brackets"]) == len(p.brackets) > 1
+    for br, trace in zip(x["brackets"], p.brackets, strict=True):
+        assert sorted(map(sorted, br["pairs"])) == sorted(map(sorted, trace.pairs))
+        assert [(tier["tier"], tier["value"]) for tier in br["tiers"]] == [
+            (tier.name, tier.value) for tier in trace.tiers if tier.value]
+    paired = sorted(sorted(pq) for br in x["brackets"] for pq in br["pairs"])
+    assert paired == sorted(sorted(pq) for pq in p.as_pairs())
 
 
 def test_why_not_names_the_first_worse_criterion() -> None:
