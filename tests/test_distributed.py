@@ -65,8 +65,11 @@ def cluster():  # type: ignore[no-untyped-def]
         yield c
 
 
-def test_localcluster_gives_the_local_pool_reports(files: list[str], local_reports: list[FileCheck],
-                                                   cluster: LocalCluster) -> None:
+def test_localcluster_gives_the_local_pool_reports_and_determinism(files: list[str], local_reports: list[FileCheck],
+                                                                   cluster: LocalCluster) -> None:
+    """The cluster's reports are the local pool's.  The files were paired by this engine,
+    so every round matching shows determinism across processes, not exactness (that is
+    test_generate.py's sample checked by the reference)."""
     streamed: list[str] = []
     with Client(cluster) as client:
         assert dist.check_workers(client) == []
@@ -176,7 +179,8 @@ def test_a_task_lost_on_every_try_is_blamed_on_the_cluster(files: list[str], tmp
                                                            cluster: LocalCluster) -> None:
     """A worker-loss error is tried again (`retries` more times), then reported as the
     cluster's failure."""
-    task = functools.partial(_raise_on, files[2], distributed.KilledWorker("check", SimpleNamespace(address="tcp://gone"), 0), tmp_path)
+    lost = distributed.KilledWorker("check", SimpleNamespace(address="tcp://gone"), 0)
+    task = functools.partial(_raise_on, files[2], lost, tmp_path)
     with Client(cluster) as client:
         reports = dist.check_files_dask(files[:4], client, task=task, retries=2)
     assert len(list(tmp_path.iterdir())) == 3

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,8 @@ from typer.testing import CliRunner
 from cpsat_pairing.apps import generate as gen
 from cpsat_pairing.apps.check import check_data, counts
 from cpsat_pairing.domain.tournament import Colour
-from cpsat_pairing.formats import parse_trf
+from cpsat_pairing.errors import NoValidPairing
+from cpsat_pairing.formats import parse_trf, write_trf
 from cpsat_pairing.interface.cli import app, main
 
 runner = CliRunner()
@@ -95,10 +97,60 @@ def busy() -> list[tuple[str, gen.GenConfig]]:
     return [(gen.generate_trf(seed, cfg), cfg) for seed in range(1, 6)]
 
 
-def test_generated_files_check_with_no_discrepancy(busy: list[tuple[str, gen.GenConfig]]) -> None:
+def test_determinism_generated_files_re_pair_as_generated(busy: list[tuple[str, gen.GenConfig]]) -> None:
+    """This engine paired these files: that its check finds them all matching shows
+    that it pairs the same way each time, not that it pairs as the rules prescribe (a
+    sample checked by the reference: the next test)."""
     reports = [check_data(text.encode(), f"gen{i}.trf") for i, (text, _) in enumerate(busy)]
     c = counts(reports)
     assert c["rounds"] == 25 and c["match"] == 25, c
+
+
+REFERENCE_CHECKS = Path(__file__).parent / "fixtures" / "reference-checks"
+_TABLE_ROW = re.compile(r"\s*(\d+)\s*-\s*(\d+)\s+(\d+)\s*-\s*(\d+)\s*")
+
+
+def reference_verdicts(text: str) -> dict[int, list[tuple[int, int]]]:
+    """The reference checker's output: per round, its own pairs on the boards where it
+    differs from the file (empty where they agree)."""
+    out: dict[int, list[tuple[int, int]]] = {}
+    rnd = 0
+    for line in text.splitlines():
+        head = re.fullmatch(r"\S+: Round #(\d+)", line)
+        if head:
+            rnd = int(head.group(1))
+            out[rnd] = []
+        elif line.strip() and "Checker pairings" not in line:
+            row = _TABLE_ROW.fullmatch(line)
+            assert row and rnd, f"a line the reader does not know: {line!r}"
+            out[rnd].append((int(row.group(1)), int(row.group(2))))
+    return out
+
+
+def test_generated_sample_is_paired_as_the_reference_checker_says(busy: list[tuple[str, gen.GenConfig]]) -> None:
+    """Exactness on a sample: the generator's files as stored, each round of which the
+    reference engine's checker found paired as it pairs (fixtures/reference-checks)."""
+    for seed, (text, _) in enumerate(busy, start=1):
+        stored = REFERENCE_CHECKS / gen.file_name(seed)
+        assert text == stored.read_text(), f"{stored.name}: the generator no longer makes the checked file"
+        verdicts = reference_verdicts(stored.with_suffix(".verdict").read_text())
+        assert sorted(verdicts) == [1, 2, 3, 4, 5] and not any(verdicts.values()), (stored.name, verdicts)
+
+
+@pytest.mark.parametrize("name", ["t000001", "colours-swapped-r3", "opponents-swapped-r3"])
+def test_check_finds_what_the_reference_checker_finds(name: str) -> None:
+    """Round by round, this engine's check and the reference checker agree on which
+    rounds differ from the file, and each board the reference pairs otherwise is one of
+    this engine's boards, colours included."""
+    path = REFERENCE_CHECKS / f"{name}.trf"
+    verdicts = reference_verdicts(path.with_suffix(".verdict").read_text())
+    report = check_data(path.read_bytes(), path.name)
+    assert [r.round for r in report.rounds] == sorted(verdicts)
+    for r in report.rounds:
+        assert (r.verdict.value == "match") == (not verdicts[r.round]), (r.round, r.verdict, verdicts[r.round])
+        assert r.rules is not None and set(verdicts[r.round]) <= set(r.rules.as_pairs()), r.round
+    if name != "t000001":
+        assert any(verdicts.values())
 
 
 def test_statistics_within_tolerance(busy: list[tuple[str, gen.GenConfig]]) -> None:
@@ -153,17 +205,49 @@ def test_trf26_output_uses_142_and_152() -> None:
     assert parse_trf(text).dialect == "trf26"
 
 
-def test_no_valid_pairing_draws_the_tournament_again() -> None:
-    # 4 players, 3 rounds with byes and withdrawals: some attempts cannot be paired;
-    # the result is still a function of the seed.
-    cfg = gen.GenConfig(players=(4, 4), rounds=(3, 3), bye_rate=0.3, withdraw_rate=0.3)
-    texts = {}
-    for seed in range(6):
+# 4 players, 3 rounds, many byes and withdrawals: some draws cannot be paired to the end.
+TIGHT = gen.GenConfig(players=(4, 4), rounds=(3, 3), bye_rate=0.3, withdraw_rate=0.3)
+
+
+def _recording_attempts(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, str]]:
+    """(attempt, outcome) of each draw `play` makes."""
+    tried: list[tuple[int, str]] = []
+    draw = gen._attempt
+
+    def attempt(seed: int, k: int, cfg: gen.GenConfig) -> gen.Generated:
         try:
-            texts[seed] = gen.generate_trf(seed, cfg)
-        except gen.GenerationFailed:
-            texts[seed] = None
-        assert (gen.generate_trf(seed, cfg) if texts[seed] is not None else None) == texts[seed]
+            out = draw(seed, k, cfg)
+        except NoValidPairing:
+            tried.append((k, "no valid pairing"))
+            raise
+        tried.append((k, "complete"))
+        return out
+
+    monkeypatch.setattr(gen, "_attempt", attempt)
+    return tried
+
+
+def test_no_valid_pairing_draws_the_tournament_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 5's first two draws reach a round without a valid pairing; the third is
+    played to the end, and is the seed's tournament: complete, every round paired as
+    the rules pair it, the same on every call."""
+    tried = _recording_attempts(monkeypatch)
+    text = gen.generate_trf(5, TIGHT)
+    assert tried == [(0, "no valid pairing"), (1, "no valid pairing"), (2, "complete")]
+    assert text == write_trf(gen._attempt(5, 2, TIGHT).tournament, TIGHT.format)  # that draw, nothing of the others
+    t = parse_trf(text)
+    assert t.total_rounds == 3 and t.rounds_played == 3
+    c = counts([check_data(text.encode(), "redrawn.trf")])
+    assert c["rounds"] == c["match"] == 3, c
+    assert gen.generate_trf(5, TIGHT) == text
+
+
+def test_a_seed_whose_every_draw_is_unpairable_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    tried = _recording_attempts(monkeypatch)
+    monkeypatch.setattr(gen, "MAX_ATTEMPTS", 2)
+    with pytest.raises(gen.GenerationFailed, match="seed 5: no complete tournament in 2 attempts"):
+        gen.generate_trf(5, TIGHT)
+    assert tried == [(0, "no valid pairing"), (1, "no valid pairing")]
 
 
 # --- command line --------------------------------------------------------------------------
