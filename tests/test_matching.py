@@ -10,10 +10,10 @@ import pytest
 from cpsat_pairing.solver.matching import LazyAdjacency, is_perfect, max_matching, max_matching_covering
 
 
-def _graph(seed: int) -> list[list[int]]:
+def _graph(seed: int, most: int = 40, densities: tuple[float, ...] = (0.05, 0.1, 0.3, 0.8)) -> list[list[int]]:
     rng = random.Random(seed)
-    n = rng.randint(2, 40)
-    density = rng.choice([0.05, 0.1, 0.3, 0.8])
+    n = rng.randint(2, most)
+    density = rng.choice(densities)
     adj: list[list[int]] = [[] for _ in range(n)]
     for i in range(n):
         for j in range(i + 1, n):
@@ -128,15 +128,7 @@ def _matchings(adj: list[list[int]], v: int = 0, used: frozenset[int] = frozense
 @pytest.mark.parametrize("seed", range(100))
 def test_the_tutte_rank_is_the_size_of_every_matching_tried(seed: int) -> None:
     """The oracle above, against every matching of small graphs."""
-    rng = random.Random(seed)
-    n = rng.randint(2, 11)
-    density = rng.choice([0.1, 0.3, 0.6])
-    adj: list[list[int]] = [[] for _ in range(n)]
-    for i in range(n):
-        for j in range(i + 1, n):
-            if rng.random() < density:
-                adj[i].append(j)
-                adj[j].append(i)
+    adj = _graph(seed, most=11, densities=(0.1, 0.3, 0.6))
     assert _maximum_size(adj, seed) == max(len(c) for c in _matchings(adj)) // 2
 
 
