@@ -173,6 +173,23 @@ class Acceleration:
         return Fraction(0)
 
 
+@dataclass(frozen=True, slots=True)
+class Contradiction:
+    """Records of one file that disagree about round `round` (a bye record and a game,
+    the two sides of a game): the round cannot be judged or re-paired from them.
+
+    `line` and `column` locate the first record; `message` names both."""
+
+    round: int
+    line: int
+    column: int
+    message: str
+
+    def located(self, source: str) -> str:
+        """As a compiler says it: file:line:column: message."""
+        return f"{source}:{self.line}:{self.column}: {self.message}"
+
+
 @dataclass(frozen=True)
 class Tournament:
     """A whole tournament file: players in file order plus the tournament records."""
@@ -197,6 +214,12 @@ class Tournament:
     # Non-fatal problems found while reading (e.g. a Points column that disagrees with
     # the results); not part of the data, so not compared.
     warnings: tuple[str, ...] = field(default=(), compare=False)
+    # Records that contradict each other, each about one round (also among `warnings`).
+    contradictions: tuple[Contradiction, ...] = field(default=(), compare=False)
+
+    def contradictions_in(self, rnd: int) -> tuple[Contradiction, ...]:
+        """What the file's records contradict about round `rnd` (empty: nothing)."""
+        return tuple(c for c in self.contradictions if c.round == rnd)
 
     def player(self, pid: int) -> Player:
         return self._by_id[pid]
