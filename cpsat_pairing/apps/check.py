@@ -328,7 +328,11 @@ def check(
         return check_file(str(source), edition, rounds, jobs)
     out = FileCheck(source.source or "<tournament>", edition, name=source.name, players=len(source.players),
                     warnings=list(source.warnings), roster={p.id: (p.name, p.rating) for p in source.players})
-    choice = edition_for(source, edition)
+    try:
+        choice = edition_for(source, edition)
+    except PairingError as exc:  # a team tournament: not these rules
+        out.error, out.exit_code = str(exc), int(exc.exit_code)
+        return out
     out.edition, out.edition_reason, out.notes = choice.name, choice.reason, list(choice.notes)
     out.rounds = _check_rounds(source, choice.name, rounds, out, jobs)
     out.exit_code = exit_code([out])
@@ -367,7 +371,11 @@ def check_data(
     except OSError as exc:
         out.error, out.exit_code = f"{path}: {exc.strerror or exc}", int(ExitCode.FILE_ACCESS)
         return out
-    choice = edition_for(t, edition)
+    try:
+        choice = edition_for(t, edition)
+    except PairingError as exc:  # a team tournament: not these rules
+        out.error, out.exit_code = str(exc), int(exc.exit_code)
+        return out
     out.edition, out.edition_reason = choice.name, choice.reason
     out.notes = [f"{path}: {n}" for n in choice.notes]
     out.name, out.players, out.warnings = t.name, len(t.players), list(t.warnings)

@@ -8,6 +8,7 @@ so that one tournament can be looked at "as of round R" for any R.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from fractions import Fraction
@@ -245,6 +246,19 @@ class Tournament:
         return last
 
     @property
+    def team_system(self) -> str | None:
+        """The team system the file names, when it is a team tournament: its `192` code
+        (FIDE_TEAM_*) or a `092` text naming a team system, else "team records (310)"
+        when only its team records say so; None for an individual tournament."""
+        for code in ("192", "092"):
+            text = self._record(code)
+            if text is not None and _TEAM.search(text.upper()):
+                return f"{text} in its {code} record"
+        if any(line[:4] == "310 " for line in self.header_lines):
+            return "310 team records"
+        return None
+
+    @property
     def start_date(self) -> str | None:
         """The `042` start date as written (formats vary: see dutch.edition.parse_date)."""
         return self._record("042")
@@ -263,6 +277,10 @@ class Tournament:
                 value = line[4:].strip() if strip else line
                 return value or None
         return None
+
+
+# "TEAM" as a word of its own (FIDE_TEAM_BAKU, FIDE-TEAM-BAKU, Team Swiss; not "Teams").
+_TEAM = re.compile(r"(?<![A-Z])TEAM(?![A-Z])")
 
 
 def player_points(player: Player, scoring: Scoring, upto: int | None = None) -> Fraction:
