@@ -27,7 +27,7 @@ from fractions import Fraction
 
 from cpsat_pairing.dutch.alone import finish_alone, solve_alone
 from cpsat_pairing.dutch.completion import complete_pairing
-from cpsat_pairing.dutch.e2017.bracket import BracketModel2017, compatible_rows
+from cpsat_pairing.dutch.e2017.bracket import BracketModel2017, compatible_rows, partners
 from cpsat_pairing.dutch.e2017.lookahead import NextBracket
 from cpsat_pairing.dutch.loop import Bracket, RoundContext
 from cpsat_pairing.dutch.near import near_pays, on_near_models
@@ -53,7 +53,7 @@ def _solve(
     def build(soft: bool) -> BracketModel2017:
         bm = BracketModel2017(
             rc.state, bracket, frozenset(mdps), lower, rc.compatible, rc.pab_allowed, special, final=final, odd=odd,
-            soft_completion=soft, settings=rc.settings,
+            soft_completion=soft, settings=rc.settings, given=None if forced is None else partners(forced),
         )
         if forced is not None:
             bm.force(forced)
