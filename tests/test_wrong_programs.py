@@ -12,6 +12,7 @@ from cpsat_pairing import read_trf
 from cpsat_pairing.apps.check import Verdict, check_round, file_round
 from cpsat_pairing.apps.compare import aligned
 from cpsat_pairing.dutch.e2017 import bracket as bracket2017
+from cpsat_pairing.dutch.e2026 import procedure as procedure2026
 from cpsat_pairing.dutch.rounds import evaluate, illegalities
 from cpsat_pairing.testing.wrong import KINDS, MISTAKES, judge_round, with_round
 
@@ -34,10 +35,14 @@ def test_every_kind_has_its_mistake() -> None:
     assert set(MISTAKES) == set(KINDS)
 
 
-def test_given_pairs_score_as_the_model_of_every_pair(monkeypatch: pytest.MonkeyPatch) -> None:
-    """2017: the model fixed to a file's pairing holds only the pairs it leaves open
-    (e2017/bracket.given_rows); with every pair instead, the same value on every tier."""
-    path, edition = CORPUS / "dutch-2017" / "dev" / "t000049.trf", "dutch-2017"
+@pytest.mark.parametrize(("path", "edition"), [(CORPUS / "dutch-2017" / "dev" / "t000049.trf", "dutch-2017"),
+                                             (CORPUS / "dutch-2026" / "dev" / "t000044.trf", "dutch-2026")],
+                         ids=["2017", "2026"])
+def test_given_pairs_score_as_the_model_of_every_pair(monkeypatch: pytest.MonkeyPatch, path: Path,
+                                                      edition: str) -> None:
+    """The model fixed to a file's pairing holds only the pairs it leaves open
+    (2017: e2017/bracket.given_rows; 2026: BracketModel.given); with every pair
+    instead, the same value on every tier, the same pairs and downfloaters."""
     t = read_trf(path)
     compared = 0
     for rnd in (2, 4):
@@ -52,6 +57,7 @@ def test_given_pairs_score_as_the_model_of_every_pair(monkeypatch: pytest.Monkey
             given = evaluate(w, rnd, list(fr.pairs), edition)
             with monkeypatch.context() as m:
                 m.setattr(bracket2017, "given_rows", lambda rows, bm, partner: rows)
+                m.setattr(procedure2026, "partners", lambda pairs: None)
                 every = evaluate(w, rnd, list(fr.pairs), edition)
             assert len(given.brackets) == len(every.brackets)
             for a, b in zip(given.brackets, every.brackets):

@@ -42,14 +42,6 @@ from cpsat_pairing.solver.terms import add_sum
 Pair = tuple[int, int]
 
 
-def partners(pairs: Iterable[Pair]) -> dict[int, int]:
-    """Each player's partner in a round-pairing."""
-    out: dict[int, int] = {}
-    for a, b in pairs:
-        out[a], out[b] = b, a
-    return out
-
-
 def given_rows(rows: list[tuple[int, list[int]]], bm: BracketModel2017, given: Mapping[int, int]
                ) -> list[tuple[int, list[int]]]:
     """`rows` without the pairs that cannot change a model fixed to a given pairing

@@ -27,9 +27,10 @@ from fractions import Fraction
 
 from cpsat_pairing.dutch.alone import finish_alone, solve_alone
 from cpsat_pairing.dutch.completion import complete_pairing
-from cpsat_pairing.dutch.e2017.bracket import BracketModel2017, compatible_rows, partners
+from cpsat_pairing.dutch.e2017.bracket import BracketModel2017, compatible_rows
 from cpsat_pairing.dutch.e2017.lookahead import NextBracket
 from cpsat_pairing.dutch.loop import Bracket, RoundContext
+from cpsat_pairing.dutch.model import partners
 from cpsat_pairing.dutch.near import near_pays, on_near_models
 from cpsat_pairing.dutch.order import generation_order
 from cpsat_pairing.dutch.registry import CRITERIA
