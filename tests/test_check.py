@@ -234,10 +234,14 @@ def test_describe_says_which_side_is_better() -> None:
 # --- files whose records contradict each other ------------------------------------------
 
 
-def test_bye_record_against_a_game_is_its_own_verdict() -> None:
+def test_bye_record_against_a_game_is_its_own_verdict(tmp_path: Path) -> None:
     """A `240` bye for a round the player's line shows him playing: that round is
     "inconsistent file" with both records located; the other rounds are judged."""
     path = BUGS / "conflict-240-r1.trf"
+    page = tmp_path / "r.html"
+    assert runner.invoke(app, ["check", str(path), "--rounds", "1", "--html", str(page)]).exit_code == 3
+    html = page.read_text()
+    assert 'class="verdict v-inconsistent-file">inconsistent file' in html and "240 gives player 1 a bye" in html
     code, data = _check_json(str(path), "--rounds", "1-2")
     rounds = data["files"][0]["rounds"]
     assert code == 3 and [r["verdict"] for r in rounds] == ["inconsistent file", "match"]
