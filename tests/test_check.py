@@ -19,7 +19,7 @@ from cpsat_pairing.interface.views.check import describe
 from cpsat_pairing.interface.cli import app, main
 from cpsat_pairing.testing import mutate
 
-from helpers import CORPUS
+from helpers import BUGS, CORPUS
 
 DEV = CORPUS / "dutch-2026" / "dev"
 SMALL = [DEV / f"{name}.trf" for name in ("t000149", "t000084", "t000044")]  # 8, 11, 15 players
@@ -229,3 +229,50 @@ def test_describe_says_which_side_is_better() -> None:
     assert describe(order, load_edition("dutch-2017")).endswith("(D.1 transposition: partner of BSN 1 — file 7, rules 5)")
     pairs = Difference(DifferenceKind.QUALITY, Fraction(3), Tier("C8", "next-bracket pairs", -3, maximised=True), -3, -2)
     assert describe(pairs, ed) == "bracket 3.0: [C8] next-bracket pairs — file 2, rules 3 (more is better)"
+
+
+# --- files whose records contradict each other ------------------------------------------
+
+
+def test_bye_record_against_a_game_is_its_own_verdict(tmp_path: Path) -> None:
+    """A `240` bye for a round the player's line shows him playing: that round is
+    "inconsistent file" with both records located; the other rounds are judged."""
+    path = BUGS / "conflict-240-r1.trf"
+    page = tmp_path / "r.html"
+    assert runner.invoke(app, ["check", str(path), "--rounds", "1", "--html", str(page)]).exit_code == 3
+    html = page.read_text()
+    assert 'class="verdict v-inconsistent-file">inconsistent file' in html and "240 gives player 1 a bye" in html
+    code, data = _check_json(str(path), "--rounds", "1-2")
+    rounds = data["files"][0]["rounds"]
+    assert code == 3 and [r["verdict"] for r in rounds] == ["inconsistent file", "match"]
+    assert f"{path}:111:11: round 1: 240 gives player 1 a bye (H)" in rounds[0]["contradictions"]
+    assert "line 2, column 92" in rounds[0]["summary"]
+    result = runner.invoke(app, ["pair", str(path), "--round", "1"])
+    assert result.exit_code == 3 and "Traceback" not in result.output
+    assert "240 gives player 1 a bye (H)" in result.output
+    info = runner.invoke(app, ["info", str(path)])
+    assert f"{path}:111:11" in info.output.replace("\n", "")
+
+
+def test_two_pabs_in_a_round_are_illegal() -> None:
+    code, data = _check_json(str(BUGS / "two-byes-r6.trf"), "--rounds", "6")
+    (r,) = data["files"][0]["rounds"]
+    assert code == 10 and r["verdict"] == "illegal"
+    assert "2 pairing-allocated byes in one round: players 6, 88" in r["illegalities"]
+
+
+def test_one_sided_game_refuses_its_round_only(tmp_path: Path) -> None:
+    """A game one side records and the other does not: that round inconsistent, the
+    next one re-paired from the game the file agrees on."""
+    t = read_trf(WITH_BYES)
+    text = write_trf(t, "trf16").splitlines()
+    i = next(i for i, line in enumerate(text) if line.startswith("001") and line[91:95].strip().isdigit())
+    opponent = int(text[i][91:95])
+    j = next(j for j, line in enumerate(text) if line.startswith("001") and int(line[4:8]) == opponent)
+    text[j] = text[j][:91] + "0000 - Z" + text[j][99:]
+    path = tmp_path / "one-sided.trf"
+    path.write_text("\n".join(text) + "\n")
+    code, data = _check_json(str(path), "--rounds", "1-2")
+    verdicts = [r["verdict"] for r in data["files"][0]["rounds"]]
+    assert code == 3 and verdicts[0] == "inconsistent file" and verdicts[1] != "error"
+    assert "records no game ('0000 - Z')" in data["files"][0]["rounds"][0]["summary"]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cpsat_pairing.errors import FileAccessError, InconsistentData, InputError
-from cpsat_pairing.domain.tournament import PENDING_RESULT, Colour, ForbiddenPairs, Outcome, RoundEntry, Scoring
+from cpsat_pairing.domain.tournament import PENDING_RESULT, Colour, Contradiction, ForbiddenPairs, Outcome, RoundEntry, Scoring
 from cpsat_pairing.domain.tournament import player_points
 from cpsat_pairing.formats import append_round, format_points, parse_trf, read_trf, round_trip_view, write_trf
 
@@ -335,22 +335,50 @@ def test_unknown_opponent() -> None:
     assert (e.line, e.column) == (2, 102) and "opponent 9 is not in the file" in e.message
 
 
+def _contradiction(text: str, rnd: int = 1) -> Contradiction:
+    """The file reads, its one contradiction about round `rnd` among its warnings."""
+    t = parse_trf(text, "f.trf")
+    assert len(t.contradictions) == 1 and t.contradictions[0].round == rnd
+    c = t.contradictions[0]
+    assert c.located("f.trf") in t.warnings
+    return c
+
+
 def test_one_sided_pairing() -> None:
-    e = _error(trf(player(1, "A", "1.0", "   2 w 1"), player(2, "B", "0.0", "0000 - Z")))
-    assert (e.line, e.column) == (2, 92) and "2's round 1 names no opponent" in e.message
-    e = _error(trf(player(1, "A", "1.0", "   2 w 1"), player(2, "B", "0.0", "   3 b 0"),
-                   player(3, "C", "0.0", "   2 w 1")))
-    assert "names player 3" in e.message
+    c = _contradiction(trf(player(1, "A", "1.0", "   2 w 1"), player(2, "B", "0.0", "0000 - Z")))
+    assert (c.line, c.column) == (2, 92) and "2's round 1 (line 3, column 92) records no game ('0000 - Z')" in c.message
+    text = trf(player(1, "A", "1.0", "   2 w 1"), player(2, "B", "0.0", "   3 b 0"), player(3, "C", "0.0", "   2 w 1"))
+    c = _contradiction(text)
+    assert "records a game against 3" in c.message
+    # the one-sided block is dropped: the other rounds see the game 2-3 once
+    assert parse_trf(text).player(1).entry(1) is None
 
 
 def test_same_colours() -> None:
-    e = _error(trf(player(1, "A", "1.0", "   2 w 1"), player(2, "B", "0.0", "   1 w 0")))
-    assert (e.line, e.column) == (2, 97) and "both have colour 'w'" in e.message
+    c = _contradiction(trf(player(1, "A", "1.0", "   2 w 1"), player(2, "B", "0.0", "   1 w 0")))
+    assert (c.line, c.column) == (2, 97) and "both have colour 'w'" in c.message
 
 
 def test_results_not_complementary() -> None:
-    e = _error(trf(player(1, "A", "1.0", "   2 w 1"), player(2, "B", "1.0", "   1 b 1")))
-    assert (e.line, e.column) == (2, 99) and "does not match" in e.message
+    c = _contradiction(trf(player(1, "A", "1.0", "   2 w 1"), player(2, "B", "1.0", "   1 b 1")))
+    assert (c.line, c.column) == (2, 99) and "does not match" in c.message
+
+
+def test_bye_record_against_a_game() -> None:
+    c = _contradiction(trf(player(1, "A", "1.0", "   2 w 1", "   2 b 1"), player(2, "B", "0.0", "   1 b 0", "   1 w 0"),
+                           "240 H   2    1"), rnd=2)
+    assert (c.line, c.column) == (4, 11)
+    assert "240 gives player 1 a bye (H), but his line (line 2, column 102) records a game against 2" in c.message
+    # a bye for a round not paired yet contradicts nothing
+    assert not parse_trf(trf(player(1, "A", "1.0", "   2 w 1"), player(2, "B", "0.0", "   1 b 0"),
+                             "240 H   2    1")).contradictions
+
+
+def test_acceleration_outside_the_file_warned() -> None:
+    t = parse_trf(trf(player(1, "A", "0.0"), player(2, "B", "0.0"), "XXR 3", "XXA    7  1.0",
+                      "250  1.0  1  5    1    2"), "f.trf")
+    assert any("XXA: player 7 is not in the file" in w for w in t.warnings)
+    assert any("acceleration for rounds 1-5, but the tournament has 3 rounds" in w for w in t.warnings)
 
 
 def test_forfeits_and_double_forfeits_accepted() -> None:

@@ -6,8 +6,9 @@ on the very same brackets and tiers (`evaluate`), so the report can name the fir
 criterion where the two differ (compare.py) -- the reason one pairing beats the other.
 
 Verdicts per round: match, colours differ (same pairs), pairs differ, illegal (the file
-breaks an absolute criterion), no valid pairing (the engine finds none), and error (the
-engine failed, e.g. a solver limit).  Everything here is data; the interface renders it
+breaks an absolute criterion), no valid pairing (the engine finds none), inconsistent
+file (the file's records contradict each other about the round, e.g. a `240` bye and a
+game: nothing to judge), and error (the engine failed, e.g. a solver limit).  Everything here is data; the interface renders it
 (tables, JSON, the HTML report).
 """
 
@@ -56,6 +57,7 @@ class Verdict(str, Enum):
     PAIRS_DIFFER = "pairs differ"
     ILLEGAL = "illegal"
     NO_VALID_PAIRING = "no valid pairing"
+    INCONSISTENT = "inconsistent file"
     ERROR = "error"
 
 
@@ -73,19 +75,20 @@ class FileRound:
     pairs: tuple[Pair, ...]
     bye: int | None
     colourless: frozenset[frozenset[int]]
+    byes: tuple[int, ...] = ()  # every player with the PAB (more than one: illegal)
 
 
 def file_round(t: Tournament, rnd: int) -> FileRound:
     """Read round `rnd` off the player lines (colour w → (player, opponent); PAB = U)."""
     oriented: dict[frozenset[int], Pair] = {}
     seen: set[frozenset[int]] = set()
-    bye = None
+    byes: list[int] = []
     for p in t.players:
         e = p.entry(rnd)
         if e is None:
             continue
         if e.result == "U" and e.opponent is None:
-            bye = p.id
+            byes.append(p.id)
             continue
         if e.opponent is None:
             continue
@@ -97,7 +100,7 @@ def file_round(t: Tournament, rnd: int) -> FileRound:
             oriented[key] = (e.opponent, p.id)
     colourless = frozenset(k for k in seen if k not in oriented)
     pairs: list[Pair] = list(oriented.values()) + [(min(k), max(k)) for k in colourless]
-    return FileRound(tuple(sorted(pairs, key=min)), bye, colourless)
+    return FileRound(tuple(sorted(pairs, key=min)), byes[-1] if byes else None, colourless, tuple(byes))
 
 
 def board_order(st: RoundState, pairs: Iterable[Pair]) -> list[Pair]:
@@ -175,6 +178,11 @@ def check_round(t: Tournament, rnd: int, edition: str | Edition) -> RoundCheck:
     ed = as_edition(edition)
     t0 = time.perf_counter()
     res = RoundCheck(rnd, Verdict.ERROR, ed)
+    found = t.contradictions_in(rnd)
+    if found:
+        res.verdict, res.exit_code = Verdict.INCONSISTENT, int(ExitCode.INVALID_INPUT)
+        res.error = "; ".join(c.located(t.source) for c in found)
+        return res
     try:
         fr = file_round(t, rnd)
         st = build_state(t, rnd, ed.state_rules)
@@ -192,6 +200,9 @@ def check_round(t: Tournament, rnd: int, edition: str | Edition) -> RoundCheck:
 
 def _check_round(t: Tournament, rnd: int, ed: Edition, fr: FileRound, res: RoundCheck) -> None:
     res.illegalities = illegalities(t, rnd, list(fr.pairs), fr.bye, ed)
+    if len(fr.byes) > 1:  # a round has one PAB at most (C.04.1 c)
+        res.illegalities.append(f"{len(fr.byes)} pairing-allocated byes in one round: players "
+                                + ", ".join(map(str, fr.byes)))
     try:
         res.rules = pair(t, rnd, ed)
     except NoValidPairing as exc:
@@ -317,7 +328,11 @@ def check(
         return check_file(str(source), edition, rounds, jobs)
     out = FileCheck(source.source or "<tournament>", edition, name=source.name, players=len(source.players),
                     warnings=list(source.warnings), roster={p.id: (p.name, p.rating) for p in source.players})
-    choice = edition_for(source, edition)
+    try:
+        choice = edition_for(source, edition)
+    except PairingError as exc:  # a team tournament: not these rules
+        out.error, out.exit_code = str(exc), int(exc.exit_code)
+        return out
     out.edition, out.edition_reason, out.notes = choice.name, choice.reason, list(choice.notes)
     out.rounds = _check_rounds(source, choice.name, rounds, out, jobs)
     out.exit_code = exit_code([out])
@@ -356,7 +371,11 @@ def check_data(
     except OSError as exc:
         out.error, out.exit_code = f"{path}: {exc.strerror or exc}", int(ExitCode.FILE_ACCESS)
         return out
-    choice = edition_for(t, edition)
+    try:
+        choice = edition_for(t, edition)
+    except PairingError as exc:  # a team tournament: not these rules
+        out.error, out.exit_code = str(exc), int(exc.exit_code)
+        return out
     out.edition, out.edition_reason = choice.name, choice.reason
     out.notes = [f"{path}: {n}" for n in choice.notes]
     out.name, out.players, out.warnings = t.name, len(t.players), list(t.warnings)
@@ -381,7 +400,7 @@ def counts(reports: Iterable[FileCheck]) -> dict[str, int]:
 
 def exit_code(reports: Iterable[FileCheck]) -> int:
     """0 all rounds match; an error's own code (3 input, 5 file access, ...) when a file
-    or a round could not be checked; else 10 when a round differs, is illegal or has no
+    or a round could not be checked; 3 when a round's records contradict; else 10 when a round differs, is illegal or has no
     valid pairing."""
     reports = list(reports)
     for rep in reports:
@@ -390,6 +409,8 @@ def exit_code(reports: Iterable[FileCheck]) -> int:
         for r in rep.rounds:
             if r.verdict is Verdict.ERROR:
                 return r.exit_code or int(ExitCode.UNEXPECTED)
+    if any(r.verdict is Verdict.INCONSISTENT for rep in reports for r in rep.rounds):
+        return int(ExitCode.INVALID_INPUT)
     if any(r.verdict is not Verdict.MATCH for rep in reports for r in rep.rounds):
         return EXIT_DIFFERS
     return int(ExitCode.OK)

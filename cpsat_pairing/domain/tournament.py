@@ -8,6 +8,7 @@ so that one tournament can be looked at "as of round R" for any R.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from fractions import Fraction
@@ -173,6 +174,23 @@ class Acceleration:
         return Fraction(0)
 
 
+@dataclass(frozen=True, slots=True)
+class Contradiction:
+    """Records of one file that disagree about round `round` (a bye record and a game,
+    the two sides of a game): the round cannot be judged or re-paired from them.
+
+    `line` and `column` locate the first record; `message` names both."""
+
+    round: int
+    line: int
+    column: int
+    message: str
+
+    def located(self, source: str) -> str:
+        """As a compiler says it: file:line:column: message."""
+        return f"{source}:{self.line}:{self.column}: {self.message}"
+
+
 @dataclass(frozen=True)
 class Tournament:
     """A whole tournament file: players in file order plus the tournament records."""
@@ -197,6 +215,12 @@ class Tournament:
     # Non-fatal problems found while reading (e.g. a Points column that disagrees with
     # the results); not part of the data, so not compared.
     warnings: tuple[str, ...] = field(default=(), compare=False)
+    # Records that contradict each other, each about one round (also among `warnings`).
+    contradictions: tuple[Contradiction, ...] = field(default=(), compare=False)
+
+    def contradictions_in(self, rnd: int) -> tuple[Contradiction, ...]:
+        """What the file's records contradict about round `rnd` (empty: nothing)."""
+        return tuple(c for c in self.contradictions if c.round == rnd)
 
     def player(self, pid: int) -> Player:
         return self._by_id[pid]
@@ -222,6 +246,19 @@ class Tournament:
         return last
 
     @property
+    def team_system(self) -> str | None:
+        """The team system the file names, when it is a team tournament: its `192` code
+        (FIDE_TEAM_*) or a `092` text naming a team system, else "team records (310)"
+        when only its team records say so; None for an individual tournament."""
+        for code in ("192", "092"):
+            text = self._record(code)
+            if text is not None and _TEAM.search(text.upper()):
+                return f"{text} in its {code} record"
+        if any(line[:4] == "310 " for line in self.header_lines):
+            return "310 team records"
+        return None
+
+    @property
     def start_date(self) -> str | None:
         """The `042` start date as written (formats vary: see dutch.edition.parse_date)."""
         return self._record("042")
@@ -240,6 +277,10 @@ class Tournament:
                 value = line[4:].strip() if strip else line
                 return value or None
         return None
+
+
+# "TEAM" as a word of its own (FIDE_TEAM_BAKU, FIDE-TEAM-BAKU, Team Swiss; not "Teams").
+_TEAM = re.compile(r"(?<![A-Z])TEAM(?![A-Z])")
 
 
 def player_points(player: Player, scoring: Scoring, upto: int | None = None) -> Fraction:

@@ -14,7 +14,7 @@ import weakref
 from dataclasses import dataclass, field
 from functools import cached_property
 from fractions import Fraction
-from typing import Iterable, Iterator, Sequence, TypeVar
+from typing import Iterable, Iterator, Mapping, Sequence, TypeVar
 
 from ortools.sat.python import cp_model
 
@@ -65,6 +65,9 @@ class BracketModel(PairIndices):
     # A near model (dutch/near.py; the aggregate model only): the pairs of the witness
     # it will start from, which it makes beside its near pairs.  None: every pair.
     near: Sequence[Pair] | None = None
+    # Scoring a given pairing (`force`, which fixes every player of the model): each
+    # player's partner in it, the only pair of his the model then needs (`_rows`).
+    given: Mapping[int, int] | None = None
 
     def _setup(self) -> None:
         """What every kind of bracket model knows before its variables exist."""
@@ -135,8 +138,14 @@ class BracketModel(PairIndices):
         """Each of `players` with the later ones (ranking order) he may meet; with
         `local`, only pairs inside the bracket."""
         ex, inside = self.compatible.excluded, self.inside
+        given = self.given
+        position = {p: i for i, p in enumerate(players)} if given is not None else {}
         for i, p in enumerate(players):
             far = ex(p)
+            if given is not None:  # every other pair of his is 0 once forced: no variable
+                q = given.get(p, p)
+                yield p, [q] if position.get(q, -1) > i and q not in far else []
+                continue
             yield p, [q for q in players[i + 1 :] if q not in far and (not local or inside(p, q))]
 
     def _make_pairs(self, rows: Iterable[tuple[int, list[int]]]) -> None:

@@ -14,6 +14,7 @@ type or outside its choices, or a criterion the procedure does not define is an
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import importlib
 import re
@@ -28,7 +29,7 @@ from typing import Any
 from cpsat_pairing.domain.state import StateRules
 from cpsat_pairing.domain.tournament import Tournament
 from cpsat_pairing.dutch.registry import CRITERIA, PROCEDURES
-from cpsat_pairing.errors import EditionError
+from cpsat_pairing.errors import EditionError, UnsupportedFeature
 
 DEFAULT_EDITION = "dutch-2026"
 
@@ -270,8 +271,27 @@ class EditionChoice:
 
 
 def edition_for(t: Tournament, requested: str | None = None) -> EditionChoice:
-    """`choose_edition` for a tournament."""
-    return choose_edition(requested, t.edition_hint, t.name, t.start_date, t.round_dates)
+    """`choose_edition` for a tournament.
+
+    Raises:
+        UnsupportedFeature: a team tournament without `requested`: team Swiss pairing
+            (C.04.6) pairs teams, not players, and is not implemented; an explicit
+            edition reads the file as an individual tournament of its players.
+    """
+    team = t.team_system
+    if team is None:
+        return choose_edition(requested, t.edition_hint, t.name, t.start_date, t.round_dates)
+    if requested is None:
+        raise UnsupportedFeature(f"{t.source or 'input'}: {team_note(team)}; team Swiss pairing (C.04.6) is not "
+                                 f"implemented (--edition {DEFAULT_EDITION} pairs its players individually)")
+    choice = choose_edition(requested, None, None)
+    note = f"warning: {team_note(team)}; pairing its players individually by {requested} (--edition)"
+    return dataclasses.replace(choice, notes=(*choice.notes, note))
+
+
+def team_note(team: str) -> str:
+    """What a team tournament's file says it is."""
+    return f"a team tournament: {team}"
 
 
 def choose_edition(

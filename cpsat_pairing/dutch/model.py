@@ -113,6 +113,14 @@ class PairModel(BracketView, Protocol):
         ...
 
 
+def partners(pairs: Iterable[Pair]) -> dict[int, int]:
+    """Each player's partner in a round-pairing (a given one, scored by `evaluate`)."""
+    out: dict[int, int] = {}
+    for a, b in pairs:
+        out[a], out[b] = b, a
+    return out
+
+
 def odd_sets(players: Iterable[int], score: dict[int, Fraction], bracket: Iterable[int], whole: int,
              bracket_first: bool = False) -> list[tuple[list[int], frozenset[int]]]:
     """The sets an odd-set cut is made for: each score group, each prefix of the score

@@ -16,6 +16,7 @@ from cpsat_pairing.domain.tournament import Tournament, by_position
 from cpsat_pairing.dutch.edition import DEFAULT_EDITION, Edition, as_edition
 from cpsat_pairing.dutch.loop import pair_round
 from cpsat_pairing.dutch.result import Pair, Pairing
+from cpsat_pairing.errors import InconsistentData
 from cpsat_pairing.solver.settings import DEFAULT_SETTINGS, SolverSettings
 
 
@@ -35,6 +36,7 @@ def pair(
     """
     if rnd is None:
         rnd = t.rounds_played + 1
+    refuse_contradicted(t, rnd)
     if t.rank_mode:
         by_pos, ids = by_position(t)
         return pair_round(by_pos, rnd, as_edition(edition), settings, progress=progress).renumbered(ids)
@@ -50,12 +52,28 @@ def evaluate(
 ) -> Pairing:
     """Score a given complete, legal round-pairing of round `rnd` on the edition's
     brackets and tiers (its trace is comparable tier by tier with `pair`'s)."""
+    refuse_contradicted(t, rnd)
     if t.rank_mode:
         by_pos, ids = by_position(t)
         position = {pid: i for i, pid in ids.items()}
         forced = [(position[a], position[b]) for a, b in pairs]
         return pair_round(by_pos, rnd, as_edition(edition), settings, forced=forced).renumbered(ids)
     return pair_round(t, rnd, as_edition(edition), settings, forced=list(pairs))
+
+
+def refuse_contradicted(t: Tournament, rnd: int) -> None:
+    """Refuse a round about which the file's records contradict each other (which of
+    them is true is the arbiter's call, not the engine's).
+
+    Raises:
+        InconsistentData: the first contradiction, located; the others counted.
+    """
+    found = t.contradictions_in(rnd)
+    if not found:
+        return
+    first = found[0]
+    more = f" (and {len(found) - 1} more contradictions in round {rnd})" if len(found) > 1 else ""
+    raise InconsistentData(first.message + more, file=t.source, line=first.line, column=first.column)
 
 
 def illegalities(

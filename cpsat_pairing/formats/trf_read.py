@@ -31,7 +31,8 @@ from pathlib import Path
 from typing import ClassVar
 
 from cpsat_pairing.domain.tournament import (
-    BYE_RESULTS, PENDING_RESULT, Acceleration, Colour, ForbiddenPairs, Player, Scoring, Tournament, player_points,
+    BYE_RESULTS, PENDING_RESULT, Acceleration, Colour, Contradiction, ForbiddenPairs, Player,
+    RoundEntry, Scoring, Tournament, player_points,
 )
 from cpsat_pairing.errors import FileAccessError, InconsistentData, InputError
 from cpsat_pairing.formats.fields import (
@@ -63,13 +64,16 @@ class _Reader:
     forbidden: list[ForbiddenPairs] = field(default_factory=list)
     # (ids, first round, per-round points) in file order; expanded in `finish`
     acceleration: list[tuple[range, int, tuple[Fraction, ...]]] = field(default_factory=list)
+    accel_rounds: list[tuple[int, int, int]] = field(default_factory=list)  # (first, last round, line)
     byes: dict[int, dict[int, str]] = field(default_factory=dict)
+    bye_at: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)  # (round, id) -> (line, column)
     absent_next: list[int] = field(default_factory=list)
     rank_mode: bool = False
     hint_092: str | None = None
     hint_192: str | None = None
     codes: set[str] = field(default_factory=set)
     warnings: list[str] = field(default_factory=list)
+    contradictions: list[Contradiction] = field(default_factory=list)
     # ids named by engine records: (id, line, column, record, must exist)
     id_refs: list[tuple[int, int, int, str, bool]] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
@@ -100,6 +104,11 @@ class _Reader:
 
     def warn(self, number: int, column: int, message: str) -> None:
         self.warnings.append(f"{self.source}:{number}:{column}: {message}")
+
+    def contradict(self, rnd: int, number: int, column: int, message: str) -> None:
+        """Records that disagree about round `rnd`: a warning, and that round refused."""
+        self.warn(number, column, message)
+        self.contradictions.append(Contradiction(rnd, number, column, message))
 
     # -- tournament records -------------------------------------------------------------
 
@@ -262,10 +271,14 @@ class _Reader:
                     number, col, f"240: player {pid} has two different byes in round {rnd}", InconsistentData
                 )
             entered[pid] = kind
+            self.bye_at.setdefault((rnd, pid), (number, col))
 
     def _accel_xxa(self, number: int, line: str) -> None:
         pid, values = fixed_or_tokens(lambda: fields_xxa_fixed(line), lambda: fields_xxa_tokens(line))
-        self._ref(pid, number, ID_COLS[0], "XXA")
+        if pid < 1:
+            raise FieldError(ID_COLS[0], "XXA: player id must be at least 1")
+        self.id_refs.append((pid, number, ID_COLS[0], "XXA", False))  # acceleration of nobody: warn
+        self.accel_rounds.append((1, len(values), number))
         self.acceleration.append((range(pid, pid + 1), 1, tuple(values)))
 
     def _accel_250(self, number: int, line: str) -> None:
@@ -279,6 +292,7 @@ class _Reader:
         self.id_refs.append((first_id, number, 23, "250", False))  # a range: warn, don't fail
         self.id_refs.append((last_id, number, 28, "250", False))
         values = (points,) * (last_round - first_round + 1)
+        self.accel_rounds.append((first_round, last_round, number))
         self.acceleration.append((range(first_id, last_id + 1), first_round, values))
 
     _HANDLERS: ClassVar[dict[str, Callable[[_Reader, int, str], None]]] = {}
@@ -291,7 +305,7 @@ class _Reader:
                            line=max(1, len(self.lines)), column=1)
         by_id = {p.id: p for p in self.players}
         self._check_refs(by_id)
-        _check_games(self, by_id)
+        self.players = _check_games(self, by_id)
         scoring = self._build_scoring()
         acceleration = _expand_acceleration(self.acceleration, sorted(by_id))
         t = Tournament(
@@ -312,8 +326,9 @@ class _Reader:
         )
         t = _legacy_pab(t)
         self._check_rounds(t)
+        self._check_byes(t)
         self._check_points(t)
-        return dataclasses.replace(t, warnings=tuple(self.warnings))
+        return dataclasses.replace(t, warnings=tuple(self.warnings), contradictions=tuple(self.contradictions))
 
     def _check_refs(self, by_id: dict[int, Player]) -> None:
         for pid, number, col, record, must_exist in self.id_refs:
@@ -338,6 +353,23 @@ class _Reader:
         if t.total_rounds is not None and t.rounds_played > t.total_rounds:
             number = self.total_rounds[1] if self.total_rounds else 1
             self.warn(number, 5, f"{t.rounds_played} rounds are recorded but the file says {t.total_rounds}")
+        if t.total_rounds is not None:
+            for first, last, number in self.accel_rounds:
+                if last > t.total_rounds:
+                    self.warn(number, 5, f"acceleration for rounds {first}-{last}, but the tournament has "
+                              f"{t.total_rounds} rounds")
+
+    def _check_byes(self, t: Tournament) -> None:
+        """A `240` bye for a round in which the player's line records a game or the PAB."""
+        for rnd, entered in t.byes.items():
+            for pid, kind in entered.items():
+                e = t.player(pid).entry(rnd)
+                if e is None or (e.opponent is None and e.result != "U"):
+                    continue
+                number, col = self.bye_at[(rnd, pid)]
+                where = f"line {self.player_line[pid]}, column {block_col(rnd)}"
+                self.contradict(rnd, number, col, f"round {rnd}: 240 gives player {pid} a bye ({kind}), but "
+                                f"his line ({where}) records {_block_text(e)} in that round")
 
     def _check_points(self, t: Tournament) -> None:
         """Points (81-84) should equal the results under the scoring; the results decide."""
@@ -448,9 +480,12 @@ def _expand_acceleration(
     return tuple(out)
 
 
-def _check_games(reader: _Reader, by_id: dict[int, Player]) -> None:
+def _check_games(reader: _Reader, by_id: dict[int, Player]) -> list[Player]:
     """Both sides of every scheduled game name each other, with opposite colours and
-    complementary results."""
+    complementary results.  A disagreement is a contradiction of that round; a block
+    naming an opponent who does not name the player back is dropped, so that the other
+    rounds see each game once (its round is refused anyway)."""
+    dropped: set[tuple[int, int]] = set()  # (player, round)
     for a in reader.players:
         number = reader.player_line[a.id]
         for rnd, e in enumerate(a.rounds, start=1):
@@ -465,19 +500,32 @@ def _check_games(reader: _Reader, by_id: dict[int, Player]) -> None:
                 reader.warn(number, col + 7, f"round {rnd}: bye code {e.result!r} with opponent {b.id}")
                 continue
             f = b.entry(rnd)
+            other = f"{b.id}'s round {rnd} (line {reader.player_line[b.id]}, column {col})"
             if f is None or f.opponent != a.id:
-                found = "nothing" if f is None else (
-                    "no opponent" if f.opponent is None else f"player {f.opponent}")
-                raise reader.error(number, col, f"round {rnd}: player {a.id} is paired with {b.id}, but "
-                                   f"{b.id}'s round {rnd} names {found}", InconsistentData)
-            if e.colour is not None and e.colour is f.colour:
-                raise reader.error(number, col + 5, f"round {rnd}: players {a.id} and {b.id} both have "
-                                   f"colour {e.colour.value!r}", InconsistentData)
-            if (e.result, f.result) not in COMPLEMENTARY:
-                raise reader.error(number, col + 7, f"round {rnd}: result {_show(e.result)} of player {a.id} "
-                                   f"does not match {_show(f.result)} of player {b.id}", InconsistentData)
+                reader.contradict(rnd, number, col, f"round {rnd}: player {a.id} is paired with {b.id}, but "
+                                  f"{other} {'is empty' if f is None else 'records ' + _block_text(f)}")
+                dropped.add((a.id, rnd))
+                continue
+            if e.colour is not None and e.colour is f.colour and a.id < b.id:
+                reader.contradict(rnd, number, col + 5, f"round {rnd}: players {a.id} and {b.id} both have "
+                                  f"colour {e.colour.value!r} ({other})")
+            if (e.result, f.result) not in COMPLEMENTARY and a.id < b.id:
+                reader.contradict(rnd, number, col + 7, f"round {rnd}: result {_show(e.result)} of player {a.id} "
+                                  f"does not match {_show(f.result)} of player {b.id} ({other})")
             if e.played and (e.colour is None or f.colour is None) and a.id < b.id:
                 reader.warn(number, col + 5, f"round {rnd}: game {a.id}-{b.id} played without colours")
+    if not dropped:
+        return reader.players
+    return [dataclasses.replace(p, rounds=tuple(None if (p.id, r) in dropped else e
+                                                for r, e in enumerate(p.rounds, start=1)))
+            for p in reader.players]
+
+
+def _block_text(e: RoundEntry) -> str:
+    """A round block as a reader of the file sees it."""
+    if e.opponent is None:
+        return "the pairing-allocated bye" if e.result == "U" else f"no game ('0000 - {e.result}')"
+    return f"a game against {e.opponent}"
 
 
 def _show(code: str) -> str:

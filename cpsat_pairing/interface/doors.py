@@ -230,7 +230,11 @@ def _pair(source: str, output: str | None, checklist: str | None, wants: bool, s
         return int(ExitCode.INVALID_INPUT)
     if baku:
         t = _baku(t)
-    choice = edition_for(t)
+    try:
+        choice = edition_for(t)
+    except PairingError as exc:
+        print(f"Error while pairing {source}: {exc}", file=sys.stderr)
+        return int(exc.exit_code)
     colour_note = initial_colour_note(t)
     for note in (*choice.notes, *([colour_note] if colour_note else [])):
         print(f"{source}: {note}", file=sys.stderr)
@@ -273,7 +277,11 @@ def _check(source: str, only: int | None, checklist: str | None, wants: bool, st
     t = with_rounds_in_file(t, last)
     if t.initial_colour is None:
         t = dataclasses.replace(t, initial_colour=infer_initial_colour(t))
-    choice = edition_for(t)
+    try:
+        choice = edition_for(t)
+    except PairingError as exc:
+        print(f"Error while checking {source}: {exc}", file=sys.stderr)
+        return int(exc.exit_code)
     stem = Path(source).stem
     lists = []
     for rnd in range(1, last + 1):

@@ -24,7 +24,7 @@ import weakref
 from dataclasses import dataclass, field
 from functools import cached_property
 from fractions import Fraction
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from ortools.sat.python import cp_model
 
@@ -40,6 +40,46 @@ from cpsat_pairing.solver.settings import DEFAULT_SETTINGS, SolverSettings
 from cpsat_pairing.solver.terms import add_sum
 
 Pair = tuple[int, int]
+
+
+def given_rows(rows: list[tuple[int, list[int]]], bm: BracketModel2017, given: Mapping[int, int]
+               ) -> list[tuple[int, list[int]]]:
+    """`rows` without the pairs that cannot change a model fixed to a given pairing
+    (`force`): the same solutions on the bracket's variables and the same value on
+    every tier, from a model built and loaded in time linear in the players instead of
+    quadratic (a far pairing of a big round forced onto the model of every pair).
+
+    A bracket player keeps only his partner when they pair in the bracket: `force` sets
+    his other pairs to 0.  A downfloater of a normal bracket keeps his pairs below, and
+    the players below keep theirs, where [C.7] is the model's to choose -- unless the
+    given pairing itself reaches [C.7]'s bounds (e2017/lookahead.py: every downfloater
+    paired in the next bracket, and (k + |next|) // 2 pairs there), when no choice below
+    scores better and every player keeps only his partner.  A special bracket has no
+    [C.7], and the given pairing completes the round."""
+    inside, mdps = bm.in_bracket, bm.mdps
+
+    def inside_pair(p: int) -> bool:
+        q = given.get(p)
+        return q is not None and q in inside and not (p in mdps and q in mdps)
+
+    below = frozenset(bm.players) - inside
+    floaters = [p for p in bm.bracket if not inside_pair(p)]
+    nxt = frozenset(floaters) | frozenset(bm.next_group)
+    reached = bm.special or (
+        all(given.get(p) in below for p in floaters)
+        and sum(1 for p in nxt if given.get(p, -1) in nxt) // 2 == len(nxt) // 2
+    )
+    out = []
+    for p, row in rows:
+        if p in inside:
+            q = given.get(p)
+            keep = inside_pair(p) or reached
+            out.append((p, [r for r in row if r == q] if keep else [r for r in row if r not in inside]))
+        elif reached:
+            out.append((p, [r for r in row if r == given.get(p)]))
+        else:
+            out.append((p, row))
+    return out
 
 
 def compatible_rows(players: list[int], mdps: frozenset[int], compatible: Compatibility) -> list[tuple[int, list[int]]]:
@@ -81,6 +121,9 @@ class BracketModel2017(PairIndices):
     # pairs of the matching it starts from, which it makes beside its near pairs.
     # None: every pair.
     near: Sequence[Pair] | None = None
+    # Scoring a given pairing (`force`): each player's partner in it; the model then
+    # holds only the pairs `force` leaves open (given_rows).
+    given: Mapping[int, int] | None = None
     # The bracket alone (dutch/alone.py): a normal bracket without the players below.
     local: bool = field(init=False, default=False)
     next_group: list[int] = field(init=False, default_factory=list)
@@ -185,6 +228,8 @@ class BracketModel2017(PairIndices):
             rows = near_rows(self, self.settings.near_window, self.near, mdps_meet=False)
         else:
             rows = compatible_rows(self.players, self.mdps, self.compatible)
+            if self.given is not None:
+                rows = given_rows(rows, self, self.given)
         self.x, self.adj, self.adj_index, self.first_pair_index = make_pairs(self.model, self.players, rows)
         if self.near is not None:
             self.far = FarPairs.build(self)

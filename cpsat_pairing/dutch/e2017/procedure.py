@@ -30,6 +30,7 @@ from cpsat_pairing.dutch.completion import complete_pairing
 from cpsat_pairing.dutch.e2017.bracket import BracketModel2017, compatible_rows
 from cpsat_pairing.dutch.e2017.lookahead import NextBracket
 from cpsat_pairing.dutch.loop import Bracket, RoundContext
+from cpsat_pairing.dutch.model import partners
 from cpsat_pairing.dutch.near import near_pays, on_near_models
 from cpsat_pairing.dutch.order import generation_order
 from cpsat_pairing.dutch.registry import CRITERIA
@@ -53,7 +54,7 @@ def _solve(
     def build(soft: bool) -> BracketModel2017:
         bm = BracketModel2017(
             rc.state, bracket, frozenset(mdps), lower, rc.compatible, rc.pab_allowed, special, final=final, odd=odd,
-            soft_completion=soft, settings=rc.settings,
+            soft_completion=soft, settings=rc.settings, given=None if forced is None else partners(forced),
         )
         if forced is not None:
             bm.force(forced)

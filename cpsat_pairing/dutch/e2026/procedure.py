@@ -35,6 +35,7 @@ from cpsat_pairing.dutch.loop import (
     first_solution,
     residents_bracket,
 )
+from cpsat_pairing.dutch.model import partners
 from cpsat_pairing.dutch.near import near_pays
 from cpsat_pairing.dutch.registry import CRITERIA
 from cpsat_pairing.dutch.result import BracketTrace, Pair
@@ -124,6 +125,7 @@ def build_model(rc: RoundContext, bracket: Bracket, kind: str, extra: Sequence[P
         rc.state, rc.remaining, bracket.players, frozenset(bracket.mdps), bracket.next_group, rc.compatible,
         rc.pab_allowed, settings=rc.settings, pab_score=rc.pab_score, lazy=kind != "exact",
         near=[*rc.witness, *extra] if kind == "near" else None,
+        given=partners(rc.forced) if rc.forced is not None and cls is BracketModel else None,
     )
     STATS["build_seconds"] += time.perf_counter() - start
     first_solution(bm, rc)

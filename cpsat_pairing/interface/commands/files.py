@@ -18,7 +18,7 @@ from cpsat_pairing.domain.tournament import (
     player_points,
 )
 from cpsat_pairing.dutch.boards import read_initial_colour
-from cpsat_pairing.dutch.edition import edition_for
+from cpsat_pairing.dutch.edition import edition_for, team_note
 from cpsat_pairing.formats import format_points, tournament_to_dict, write_trf
 from cpsat_pairing.interface.console import (
     EPILOG,
@@ -63,7 +63,12 @@ def info_summary(t: Tournament) -> dict[str, Any]:
     played = t.rounds_played
     next_round = played + 1 if t.total_rounds is None or played < t.total_rounds else None
     full = tournament_to_dict(t)
-    choice = edition_for(t)
+    team = t.team_system
+    if team is None:
+        choice = edition_for(t)
+        edition, reason = choice.name, choice.reason
+    else:  # `pair` and `check` refuse it unless --edition asks for the players' individual reading
+        edition, reason = None, f"{team_note(team)}; team Swiss pairing (C.04.6) is not implemented"
     colour = read_initial_colour(t)
     return {
         "schema": full["schema"],
@@ -75,8 +80,9 @@ def info_summary(t: Tournament) -> dict[str, Any]:
         "rounds_played": played,
         "total_rounds": t.total_rounds,
         "next_round": next_round,
-        "edition": choice.name,
-        "edition_reason": choice.reason,
+        "team_system": team,
+        "edition": edition,
+        "edition_reason": reason,
         "initial_colour": full["initial_colour"],
         "initial_colour_read_off": None if colour is None else {"colour": colour[0].name.lower(), "round": colour[1]},
         "rank_mode": t.rank_mode,
@@ -101,7 +107,8 @@ def _info_table(t: Tournament, summary: dict[str, Any]) -> Table:
         ("rounds played", str(summary["rounds_played"])),
         ("total rounds", "not stated" if t.total_rounds is None else str(t.total_rounds)),
         ("next round", "none (finished)" if summary["next_round"] is None else str(summary["next_round"])),
-        ("rules", f"{summary['edition']}: {summary['edition_reason']}"),
+        ("rules", f"{summary['edition']}: {summary['edition_reason']}" if summary["edition"]
+         else summary["edition_reason"]),
         ("initial colour", summary["initial_colour"] or _read_off(summary["initial_colour_read_off"])),
         ("scoring", _scoring_text(t.scoring)),
         ("pairing ids", "by rank (XXC rank)" if t.rank_mode else "starting ranks"),

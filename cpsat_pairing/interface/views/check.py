@@ -152,7 +152,7 @@ def summary_text(r: RoundCheck, names: Mapping[int, str] | None = None) -> str:
         return describe(r.difference, ed)
     if r.verdict is Verdict.ILLEGAL:
         return "; ".join(r.illegalities)
-    if r.verdict in (Verdict.NO_VALID_PAIRING, Verdict.ERROR):
+    if r.verdict in (Verdict.NO_VALID_PAIRING, Verdict.INCONSISTENT, Verdict.ERROR):
         return r.error or ""
     return ""
 
@@ -219,9 +219,11 @@ def round_json(r: RoundCheck) -> dict[str, Any]:
         "bye": r.boards.same_bye,
     }
     out["error"] = r.error if r.verdict is Verdict.ERROR else None
+    if r.verdict is Verdict.INCONSISTENT:
+        out["contradictions"] = r.error
     if r.verdict is Verdict.PAIRS_DIFFER:
         out["side_by_side"] = [[label, o, rv] for label, rv, o in (side_row(t, a, b, ed) for t, a, b in r.side_by_side)]
-    if r.verdict is Verdict.ERROR:
+    if r.verdict in (Verdict.ERROR, Verdict.INCONSISTENT):
         out["exit_code"] = r.exit_code
     out["seconds"] = r.seconds
     return out
@@ -246,8 +248,10 @@ def to_json(reports: Sequence[FileCheck], edition: str) -> dict[str, Any]:
 # --- rich ---------------------------------------------------------------------------------
 
 STYLE = {Verdict.MATCH: "green", Verdict.COLOURS_DIFFER: "yellow", Verdict.PAIRS_DIFFER: "red",
-         Verdict.ILLEGAL: "bold red", Verdict.NO_VALID_PAIRING: "magenta", Verdict.ERROR: "bold magenta"}
-_SHORT = {Verdict.COLOURS_DIFFER: "colours", Verdict.PAIRS_DIFFER: "pairs", Verdict.NO_VALID_PAIRING: "no pairing"}
+         Verdict.ILLEGAL: "bold red", Verdict.NO_VALID_PAIRING: "magenta",
+         Verdict.INCONSISTENT: "bold yellow", Verdict.ERROR: "bold magenta"}
+_SHORT = {Verdict.COLOURS_DIFFER: "colours", Verdict.PAIRS_DIFFER: "pairs", Verdict.NO_VALID_PAIRING: "no pairing",
+          Verdict.INCONSISTENT: "inconsistent"}
 
 
 def summary_line(reports: Sequence[FileCheck]) -> str:

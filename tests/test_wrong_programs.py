@@ -1,0 +1,90 @@
+"""The mistakes real programs make, judged: every wrong round gets a verdict (never an
+error, never "match"), and scoring a given pairing builds a model of the pairs it
+leaves open only, with every tier's value as on the model of every pair."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cpsat_pairing import read_trf
+from cpsat_pairing.apps.check import Verdict, check_round, file_round
+from cpsat_pairing.apps.compare import aligned
+from cpsat_pairing.dutch.e2017 import bracket as bracket2017
+from cpsat_pairing.dutch.e2026 import procedure as procedure2026
+from cpsat_pairing.dutch.rounds import evaluate, illegalities
+from cpsat_pairing.testing.wrong import KINDS, MISTAKES, judge_round, with_round
+
+from helpers import BUGS, CORPUS
+
+SAMPLE = [(CORPUS / "dutch-2026" / "dev" / "t000044.trf", "dutch-2026", 4),
+          (CORPUS / "dutch-2017" / "dev" / "t000049.trf", "dutch-2017", 3)]
+
+
+@pytest.mark.parametrize(("path", "edition", "rnd"), SAMPLE, ids=lambda x: getattr(x, "stem", str(x)))
+def test_every_wrong_round_is_judged_and_none_is_a_match(path: Path, edition: str, rnd: int) -> None:
+    judged = judge_round(read_trf(path), rnd, edition)
+    assert {j.kind for j in judged} >= {"far pairing", "by rating", "colours swapped", "no previous results"}
+    for j in judged:
+        assert j.verdict not in (Verdict.ERROR, Verdict.MATCH), (j.kind, j.verdict, j.summary)
+    assert next(j for j in judged if j.kind == "colours swapped").verdict is Verdict.COLOURS_DIFFER
+
+
+def test_every_kind_has_its_mistake() -> None:
+    assert set(MISTAKES) == set(KINDS)
+
+
+@pytest.mark.parametrize(("path", "edition"), [(CORPUS / "dutch-2017" / "dev" / "t000049.trf", "dutch-2017"),
+                                             (CORPUS / "dutch-2026" / "dev" / "t000044.trf", "dutch-2026")],
+                         ids=["2017", "2026"])
+def test_given_pairs_score_as_the_model_of_every_pair(monkeypatch: pytest.MonkeyPatch, path: Path,
+                                                      edition: str) -> None:
+    """The model fixed to a file's pairing holds only the pairs it leaves open
+    (2017: e2017/bracket.given_rows; 2026: BracketModel.given); with every pair
+    instead, the same value on every tier, the same pairs and downfloaters."""
+    t = read_trf(path)
+    compared = 0
+    for rnd in (2, 4):
+        for kind in ("far pairing", "no previous results", "other edition"):
+            wrong = MISTAKES[kind](t, rnd, edition)
+            if wrong is None:
+                continue
+            w = with_round(t, rnd, wrong)
+            fr = file_round(w, rnd)
+            if illegalities(w, rnd, list(fr.pairs), fr.bye, edition):
+                continue
+            given = evaluate(w, rnd, list(fr.pairs), edition)
+            with monkeypatch.context() as m:
+                m.setattr(bracket2017, "given_rows", lambda rows, bm, partner: rows)
+                m.setattr(procedure2026, "partners", lambda pairs: None)
+                every = evaluate(w, rnd, list(fr.pairs), edition)
+            assert len(given.brackets) == len(every.brackets)
+            for a, b in zip(given.brackets, every.brackets):
+                assert [(t.name, x, y) for t, x, y in aligned(a.tiers, b.tiers) if x != y] == []
+                assert set(a.pairs) == set(b.pairs) and a.downfloaters == b.downfloaters
+            compared += 1
+    assert compared >= 2
+
+
+def test_a_far_accelerated_round_is_judged_on_a_small_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """accel-far-389 (a round 1 paired as if there were no acceleration): the 2017
+    check scored it on models of every pair, minutes and 1.3 GiB; now each model
+    holds the given pairs and those [C.7] still chooses."""
+    sizes: list[tuple[int, int]] = []  # (pairs of every model, pairs held)
+    real = bracket2017.given_rows
+
+    def recording(rows, bm, partner):  # type: ignore[no-untyped-def]
+        out = real(rows, bm, partner)
+        sizes.append((sum(len(r) for _, r in rows), sum(len(r) for _, r in out)))
+        return out
+
+    monkeypatch.setattr(bracket2017, "given_rows", recording)
+    t = read_trf(BUGS / "accel-far-389.trf")
+    res = check_round(t, 1, "dutch-2017")
+    assert res.verdict is Verdict.PAIRS_DIFFER and res.difference is not None
+    assert res.difference.tier is not None and res.difference.tier.criterion == "C.5"
+    # The round's last bracket (everybody below the top group) holds the given pairs
+    # alone; the top bracket keeps the next group's pairs for [C.7].
+    assert sizes[-1][1] <= len(t.players) < sizes[-1][0] // 10
+    assert sum(held for _, held in sizes) < sum(every for every, _ in sizes) // 3
