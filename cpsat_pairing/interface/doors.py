@@ -269,6 +269,10 @@ def _check(source: str, only: int | None, checklist: str | None, wants: bool, st
     t = _read(source)
     if isinstance(t, int):
         return t
+    if only is not None and not 1 <= only <= t.rounds_played:
+        print(f"Error while checking {source}: round {only} is not paired in the file "
+              f"(the rounds that can be checked are 1-{t.rounds_played})", file=sys.stderr)
+        return int(ExitCode.INVALID_INPUT)
     last = max((len(p.rounds) for p in t.players), default=0)
     t = with_rounds_in_file(t, last)
     if t.initial_colour is None:
