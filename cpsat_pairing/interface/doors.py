@@ -209,7 +209,6 @@ def _baku(t: Tournament) -> Tournament:
 
 
 def _pair(source: str, output: str | None, checklist: str | None, wants: bool, style: str, baku: bool) -> int:
-    from cpsat_pairing.apps.checklist import checklist as checklist_text
     from cpsat_pairing.dutch.boards import initial_colour_note, read_initial_colour
     from cpsat_pairing.dutch.edition import edition_for
     from cpsat_pairing.dutch.rounds import pair
@@ -238,6 +237,8 @@ def _pair(source: str, output: str | None, checklist: str | None, wants: bool, s
         result = pair(t, None, choice.name)
     except NoValidPairing as exc:
         if wants:
+            from cpsat_pairing.apps.checklist import checklist as checklist_text
+
             _write_checklist(_checklist_path(checklist, source),
                              checklist_text(t, t.rounds_played + 1, None, choice.name, style))
         print(f"Error while pairing {source}: No valid pairing exists: {exc}", file=sys.stderr)
@@ -252,7 +253,9 @@ def _pair(source: str, output: str | None, checklist: str | None, wants: bool, s
         code = 0
     else:
         code = _write(beside(output, source), text)
-    if wants:
+    if wants:  # the checklist's module only when one is asked for: most calls pair only
+        from cpsat_pairing.apps.checklist import checklist as checklist_text
+
         _write_checklist(_checklist_path(checklist, source),
                          checklist_text(t, result.round, result.as_pairs(), choice.name, style))
     return code
