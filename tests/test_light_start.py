@@ -22,9 +22,8 @@ def test_another_engines_command_line_pairs_without_the_typer_app(tmp_path: Path
         "try:\n"
         f"    main(['--dutch', {str(DOORS / 't000002_r1-6.trf')!r}, '-p', {str(tmp_path / 'out.txt')!r}])\n"
         "except SystemExit as exc:\n"
-        "    heavy = sorted(m for m in ('typer', 'click', 'rich', 'jinja2', 'dask', 'cpsat_pairing.apps.checklist')
-                   if m in sys.modules)\n"
-        "    print(exc.code, *heavy)\n"
+        "    unused = ('typer', 'click', 'rich', 'jinja2', 'dask', 'cpsat_pairing.apps.checklist')\n"
+        "    print(exc.code, *sorted(m for m in unused if m in sys.modules))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["0"]
