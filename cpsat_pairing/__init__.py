@@ -34,7 +34,7 @@ _WHERE = {
     "evaluate": "dutch.rounds", "illegalities": "dutch.rounds", "pair": "dutch.rounds",
     "EditionError": "errors", "FileAccessError": "errors", "InconsistentData": "errors", "InputError": "errors",
     "LimitExceeded": "errors", "NoValidPairing": "errors", "PairingError": "errors",
-    "SolveLimitError": "errors", "UnsupportedFeature": "errors", "parse_trf": "formats", "read_trf": "formats",
+    "RoundNotPairable": "errors", "SolveLimitError": "errors", "UnsupportedFeature": "errors", "parse_trf": "formats", "read_trf": "formats",
     "write_trf": "formats", "SolverSettings": "solver.settings", "Tier": "solver.terms",
     "TierKind": "solver.terms",
 }
@@ -55,6 +55,7 @@ if TYPE_CHECKING:
         LimitExceeded,
         NoValidPairing,
         PairingError,
+        RoundNotPairable,
         SolveLimitError,
         UnsupportedFeature,
     )
@@ -78,7 +79,7 @@ def __dir__() -> list[str]:
 __all__ = [
     "Board", "BracketTrace", "Colour", "ColourRule", "Edition", "EditionError", "FileAccessError", "FileCheck",
     "InconsistentData", "InputError", "LimitExceeded", "NoValidPairing", "Pairing", "PairingError", "Player",
-    "RoundCheck", "RoundEntry", "RoundExplanation", "Scoring", "SolveLimitError", "SolverSettings", "Tier",
+    "RoundCheck", "RoundEntry", "RoundExplanation", "RoundNotPairable", "Scoring", "SolveLimitError", "SolverSettings", "Tier",
     "TierKind", "Tournament", "UnsupportedFeature", "Verdict", "WhyNot", "__version__", "check", "evaluate",
     "explain", "illegalities", "load_edition", "pair", "parse_trf", "read_trf", "why_not", "write_trf",
 ]

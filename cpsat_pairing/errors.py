@@ -93,6 +93,26 @@ class UnsupportedFeature(PairingError, ValueError):
     exit_code = ExitCode.INVALID_INPUT
 
 
+class RoundNotPairable(PairingError, ValueError):
+    """Raised when asked to pair a round past the next one: its earlier rounds are not
+    paired, so the round has no state to pair from (and a file written with it would
+    hold empty rounds)."""
+
+    exit_code = ExitCode.INVALID_INPUT
+
+    def __init__(self, rnd: int, next_round: int, file: str | Path = "<string>") -> None:
+        self.round = rnd
+        self.next_round = next_round
+        self.file = str(file)
+        played = f"rounds 1-{next_round - 1} are paired" if next_round > 2 else (
+            "round 1 is paired" if next_round == 2 else "no round is paired yet")
+        super().__init__(f"round {rnd} cannot be paired: the next round that can be paired is "
+                         f"{next_round} ({played})")
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.args[0]}"
+
+
 class NoValidPairing(PairingError):
     """The absolute criteria admit no pairing of the round: the arbiter decides (2026
     Art. 1.9.3).  `players` are those the arbiter should look at, `reasons` says why,

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 import cpsat_pairing
+import cpsat_pairing as cp
 
 
 def test_every_listed_name_resolves() -> None:
@@ -28,3 +32,11 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
         assert "no_such_name" in str(exc)
     else:
         raise AssertionError("no AttributeError")
+
+
+@pytest.mark.parametrize("rnd", [0, 8, 99])
+def test_pairing_a_round_past_the_next_one_is_an_input_error(rnd: int) -> None:
+    t = cp.read_trf(Path(__file__).parent / "fixtures" / "doors" / "t000002_r1-6.trf")
+    with pytest.raises(cp.RoundNotPairable, match="next round that can be paired is 7") as info:
+        cp.pair(t, rnd)
+    assert isinstance(info.value, ValueError) and info.value.exit_code == 3 and info.value.next_round == 7

@@ -227,6 +227,17 @@ def test_edition_named_by_the_file_is_used_and_said(tmp_path: Path, monkeypatch:
     assert "dutch-2013" in res.stderr and "warning" in res.stderr
 
 
+@pytest.mark.parametrize("command", ["pair", "explain"])
+def test_a_round_past_the_next_one_is_exit_3_naming_the_next(command: str, tmp_path: Path) -> None:
+    out = tmp_path / "out.trf"
+    out.write_text("kept")
+    args = [command, str(FIXTURES / "doors" / "t000002_r1-6.trf"), "--round", "99"]
+    result = runner.invoke(app, args + (["-f", "trf", "-o", str(out)] if command == "pair" else []))
+    _no_traceback(result)
+    assert result.exit_code == 3 and "next round that can be paired is 7" in result.output
+    assert out.read_text() == "kept"
+
+
 def test_check_help_names_the_distributed_extra() -> None:
     """Square brackets are rich markup: the extra's name must be escaped to show."""
     res = runner.invoke(app, ["check", "--help"], env={"COLUMNS": "200"})

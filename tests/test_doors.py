@@ -194,6 +194,14 @@ def test_javafo_checker_one_round(inputs: Path, capsys: pytest.CaptureFixture[st
     assert "Checker pairings" in out and "Round #6" not in out
 
 
+@pytest.mark.parametrize("rnd", ["0", "10", "99"])
+def test_javafo_checker_refuses_a_round_the_file_does_not_hold(
+    inputs: Path, rnd: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run([str(inputs / "t000002_swapped_r7.trf"), "-c", rnd], capsys)
+    assert code == 3 and out == "" and "can be checked are 1-9" in err
+
+
 def test_javafo_generator_takes_a_seed_in_place_of_the_config(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     first = tmp_path / "a.trf"
     second = tmp_path / "b.trf"

@@ -61,6 +61,13 @@ def test_bad_requests_get_a_located_error(request_: object, kind: str, where: bo
     assert ("line" in answer["error"] and "column" in answer["error"]) is where
 
 
+def test_a_round_past_the_next_one_is_an_input_error_naming_the_next() -> None:
+    answer = handle({"trf": ROUND, "round": 9})
+    assert answer["ok"] is False and answer["error"]["kind"] == "input" and answer["error"]["exit_code"] == 3
+    assert "next round that can be paired is 7" in answer["error"]["message"]
+    assert handle({"trf": ROUND, "round": 7})["ok"] is True
+
+
 def test_check_and_info_requests() -> None:
     check = handle({"op": "check", "trf": CORPUS.read_text()})
     assert check["ok"] and check["result"]["exit_code"] == 0
@@ -113,6 +120,8 @@ def test_http_endpoint_on_localhost() -> None:
         assert status == 400 and data["error"]["kind"] == "request"  # type: ignore[index]
         status, data = post("/pair", b"001 x\n", "text/plain")
         assert status == 400 and data["error"]["line"] == 1  # type: ignore[index]
+        status, data = post("/pair?round=99", ROUND.encode(), "text/plain")
+        assert status == 400 and "is 7" in data["error"]["message"]  # type: ignore[index]
         status, data = post("/nowhere", b"x", "text/plain")
         assert status == 404
         status, data = post("/pair", (DOORS / "nopairing.trf").read_bytes(), "text/plain")

@@ -22,6 +22,7 @@ from cpsat_pairing.domain.compat import Compatibility
 from cpsat_pairing.domain.state import RoundState
 from cpsat_pairing.dutch.model import PairIndices, make_pairs, odd_sets, window_restrictions
 from cpsat_pairing.solver.bounds import CountBound
+from cpsat_pairing.solver.cpsat import Model
 from cpsat_pairing.solver.lex import LexSolver
 from cpsat_pairing.solver.repair import repair, settled_pairs
 from cpsat_pairing.solver.settings import DEFAULT_SETTINGS, SolverSettings
@@ -54,7 +55,7 @@ class BracketModel(PairIndices):
     # The bracket alone: only pairs inside the bracket, every other player a downfloater.
     # Used for the tiers that depend on nothing else (see `local_vars`).
     local: bool = False
-    model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
+    model: cp_model.CpModel = field(default_factory=Model)
     x: dict[Pair, cp_model.IntVar] = field(default_factory=dict)
     u: dict[int, cp_model.IntVar] = field(default_factory=dict)
     exit: dict[int, cp_model.IntVar] = field(default_factory=dict)

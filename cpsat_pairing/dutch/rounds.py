@@ -16,7 +16,7 @@ from cpsat_pairing.domain.tournament import Tournament, by_position
 from cpsat_pairing.dutch.edition import DEFAULT_EDITION, Edition, as_edition
 from cpsat_pairing.dutch.loop import pair_round
 from cpsat_pairing.dutch.result import Pair, Pairing
-from cpsat_pairing.errors import InconsistentData
+from cpsat_pairing.errors import InconsistentData, RoundNotPairable
 from cpsat_pairing.solver.settings import DEFAULT_SETTINGS, SolverSettings
 
 
@@ -33,9 +33,12 @@ def pair(
         NoValidPairing: no complete round-pairing exists (the players and why).
         SolveLimitError: a solve was stopped before proving its answer.
         EditionError: no such edition.
+        RoundNotPairable: `rnd` is below 1 or past the next round.
     """
     if rnd is None:
         rnd = t.rounds_played + 1
+    elif not 1 <= rnd <= t.rounds_played + 1:
+        raise RoundNotPairable(rnd, t.rounds_played + 1, t.source or "<string>")
     refuse_contradicted(t, rnd)
     if t.rank_mode:
         by_pos, ids = by_position(t)

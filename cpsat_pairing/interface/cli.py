@@ -1,53 +1,39 @@
-"""The `cpsat-pairing` command line: one typer app (console.py), one function per command.
+"""The `cpsat-pairing` entry point: bbpPairings' or JaVaFo's command line (doors.py), or
+our own (commandline.py).
 
-The commands are registered by importing their modules, in the order `--help` lists
-them.  To add one, write a function decorated with `@app.command()` and `@cli_errors`
-in a module of `commands/` (its tournament from `load_tournament(path)`) and import it here.
+A program that calls the engine once per round through another engine's command line
+does not use the typer app: loading it (typer, click, rich and every command's module)
+would be a fifth of the process's time on a small round, so it is imported only for
+our own command line.  `app` is the typer app, imported on first use.
 """
 
 from __future__ import annotations
 
 import sys
-from typing import NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
-import typer
-
-from cpsat_pairing.errors import ExitCode
-# isort: off
-# Registering the commands: the order of these imports is the order of `--help`.
-from cpsat_pairing.interface.commands import files  # noqa: F401  (info, convert)
-from cpsat_pairing.interface.commands import pair  # noqa: F401
-from cpsat_pairing.interface.commands import check  # noqa: F401
-from cpsat_pairing.interface.commands import explain  # noqa: F401
-from cpsat_pairing.interface.commands import generate  # noqa: F401
-from cpsat_pairing.interface.commands import serve  # noqa: F401
-# isort: on
 from cpsat_pairing.interface import doors
-from cpsat_pairing.interface.console import PROG, app, settings
-from cpsat_pairing.interface.doors import which_door
+
+if TYPE_CHECKING:
+    from cpsat_pairing.interface.commandline import app
 
 __all__ = ["app", "main"]
 
 
 def main(argv: list[str] | None = None) -> NoReturn:
-    """Console-script entry point: run the app; usage errors exit 3 (invalid input)."""
-    command = typer.main.get_command(app)
+    """Console-script entry point: a door's command line, or ours."""
     raw = sys.argv[1:] if argv is None else argv
-    door = which_door(raw)
+    door = doors.which_door(raw)
     if door is not None:  # bbpPairings' or JaVaFo's command line, for programs that call either
         sys.exit(doors.main(raw, door))
-    try:
-        rv = command.main(args=argv, prog_name=PROG, standalone_mode=False)
-    except Exception as exc:  # click's usage errors are not public in typer; duck-type them
-        show = getattr(exc, "show", None)
-        if callable(show) and hasattr(exc, "exit_code"):
-            show(file=sys.stderr)
-            code = int(getattr(exc, "exit_code", 2))
-            sys.exit(int(ExitCode.INVALID_INPUT) if code == 2 else code)
-        if isinstance(exc, typer.Abort):
-            sys.exit(1)
-        if settings["debug"]:
-            raise
-        typer.echo(f"{PROG}: unexpected error: {type(exc).__name__}: {exc}", err=True)
-        sys.exit(int(ExitCode.UNEXPECTED))
-    sys.exit(rv if isinstance(rv, int) else 0)
+    from cpsat_pairing.interface.commandline import run
+
+    run(argv)
+
+
+def __getattr__(name: str) -> Any:
+    if name != "app":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from cpsat_pairing.interface.commandline import app as typer_app
+
+    return typer_app

@@ -209,7 +209,6 @@ def _baku(t: Tournament) -> Tournament:
 
 
 def _pair(source: str, output: str | None, checklist: str | None, wants: bool, style: str, baku: bool) -> int:
-    from cpsat_pairing.apps.checklist import checklist as checklist_text
     from cpsat_pairing.dutch.boards import initial_colour_note, read_initial_colour
     from cpsat_pairing.dutch.edition import edition_for
     from cpsat_pairing.dutch.rounds import pair
@@ -242,6 +241,8 @@ def _pair(source: str, output: str | None, checklist: str | None, wants: bool, s
         result = pair(t, None, choice.name)
     except NoValidPairing as exc:
         if wants:
+            from cpsat_pairing.apps.checklist import checklist as checklist_text
+
             _write_checklist(_checklist_path(checklist, source),
                              checklist_text(t, t.rounds_played + 1, None, choice.name, style))
         print(f"Error while pairing {source}: No valid pairing exists: {exc}", file=sys.stderr)
@@ -256,7 +257,9 @@ def _pair(source: str, output: str | None, checklist: str | None, wants: bool, s
         code = 0
     else:
         code = _write(beside(output, source), text)
-    if wants:
+    if wants:  # the checklist's module only when one is asked for: most calls pair only
+        from cpsat_pairing.apps.checklist import checklist as checklist_text
+
         _write_checklist(_checklist_path(checklist, source),
                          checklist_text(t, result.round, result.as_pairs(), choice.name, style))
     return code
@@ -273,6 +276,10 @@ def _check(source: str, only: int | None, checklist: str | None, wants: bool, st
     t = _read(source)
     if isinstance(t, int):
         return t
+    if only is not None and not 1 <= only <= t.rounds_played:
+        print(f"Error while checking {source}: round {only} is not paired in the file "
+              f"(the rounds that can be checked are 1-{t.rounds_played})", file=sys.stderr)
+        return int(ExitCode.INVALID_INPUT)
     last = max((len(p.rounds) for p in t.players), default=0)
     t = with_rounds_in_file(t, last)
     if t.initial_colour is None:

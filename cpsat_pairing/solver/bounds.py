@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from ortools.sat.python import cp_model
 
+from cpsat_pairing.solver.cpsat import Model
 from cpsat_pairing.solver.terms import Term
 
 if TYPE_CHECKING:
@@ -94,7 +95,7 @@ class CountBound:
                 group[far.var.index] = g
                 self.weight[far.var.index] = far.count
                 self.members[g] = self.members.get(g, 0) + far.count
-        self.model = cp_model.CpModel()
+        self.model = Model()
         self.var = {g: self.model.new_int_var(0, n, "") for g, n in self.members.items()}
         self._add_structure()
         self.fixed = 0  # how many of the bracket model's fixed tiers the model holds

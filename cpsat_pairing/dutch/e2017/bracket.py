@@ -33,6 +33,7 @@ from cpsat_pairing.domain.state import RoundState
 from cpsat_pairing.dutch.model import PairIndices, make_pairs, odd_sets, window_restrictions
 from cpsat_pairing.dutch.near import FarPairs, near_rows
 from cpsat_pairing.solver.bounds import CountBound
+from cpsat_pairing.solver.cpsat import Model
 from cpsat_pairing.solver.lex import LexSolver
 from cpsat_pairing.solver.matching import max_matching
 from cpsat_pairing.solver.repair import repair, settled_pairs
@@ -110,7 +111,7 @@ class BracketModel2017(PairIndices):
     # model's own: the bracket-alone model measures them as its full model does.
     sd_base: Fraction | None = None
     settings: SolverSettings = DEFAULT_SETTINGS
-    model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
+    model: cp_model.CpModel = field(default_factory=Model)
     x: dict[Pair, cp_model.IntVar] = field(default_factory=dict)
     u: dict[int, cp_model.IntVar] = field(default_factory=dict)
     df: dict[int, cp_model.IntVar] = field(default_factory=dict)
