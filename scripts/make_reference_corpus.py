@@ -2,7 +2,7 @@
 """A reference corpus from a reference engine's own random tournament generator.
 
     scripts/make_reference_corpus.py JAR OUT_DIR --count K [--first N] [--jobs J]
-                                     [--java JAVA] [--timeout S]
+                                     [--java JAVA] [--pair-option OPT]... [--timeout S]
 
 JAR is a reference engine with the TRF(x) command line the 2013 corpus was made with
 (JaVaFo 1.4: `-g -o FILE` draws a random tournament, its sizes and rounds its own;
@@ -141,12 +141,12 @@ def expected(players: dict[int, list[Block | None]], rnd: int) -> tuple[set[tupl
     return pairs, bye
 
 
-def engine_round(jar: str, java: str, text: str, work: Path) -> tuple[set[tuple[int, int]], int | None] | str:
+def engine_round(jar: str, java: list[str], text: str, work: Path) -> tuple[set[tuple[int, int]], int | None] | str:
     """The engine's pairing of the prepared text, or why there is none."""
     src, dst = work / "in.trf", work / "out.txt"
     src.write_text(text, encoding="ascii")
     dst.unlink(missing_ok=True)
-    proc = subprocess.run([java, *JAVA_OPTIONS, "-jar", jar, str(src), "-p", str(dst)],
+    proc = subprocess.run([*java, "-jar", jar, str(src), "-p", str(dst)],
                           capture_output=True, text=True, timeout=600)
     if not dst.exists():
         return f"no output (exit {proc.returncode}): {proc.stdout.strip()[:80]} {proc.stderr.strip()[:80]}"
@@ -167,7 +167,7 @@ def parse(text: str) -> tuple[list[str], dict[int, list[Block | None]]]:
     return lines, {int(line[4:8]): blocks(line) for line in lines if line.startswith("001")}
 
 
-def verify(jar: str, java: str, text: str, work: Path) -> tuple[int, str]:
+def verify(jar: str, java: list[str], text: str, work: Path) -> tuple[int, str]:
     """(rounds reproduced, "" or the first round that was not and how)."""
     lines, players = parse(text)
     total = rounds_played(players)
@@ -185,9 +185,12 @@ def verify(jar: str, java: str, text: str, work: Path) -> tuple[int, str]:
     return total, ""
 
 
-def make_one(task: tuple[str, str, int, float]) -> tuple[int, str, int, int, str]:
+Task = tuple[str, str, list[str], int, float]  # jar, java, options of pair mode, index, timeout
+
+
+def make_one(task: Task) -> tuple[int, str, int, int, str]:
     """Draw one tournament and verify it: (index, text, players, rounds, why dropped)."""
-    jar, java, index, timeout = task
+    jar, java, pair_options, index, timeout = task
     with tempfile.TemporaryDirectory(prefix="refcorpus-") as tmp:
         work = Path(tmp)
         gen = work / "gen.trf"
@@ -200,11 +203,11 @@ def make_one(task: tuple[str, str, int, float]) -> tuple[int, str, int, int, str
             return index, "", 0, 0, "the generator wrote nothing"
         text = gen.read_text(encoding="latin-1")
         _, players = parse(text)
-        done, why = verify(jar, java, text, work)
+        done, why = verify(jar, [java, *JAVA_OPTIONS, *pair_options], text, work)
         return index, text, len(players), rounds_played(players), why
 
 
-def run(tasks: list[tuple[str, str, int, float]], jobs: int) -> Iterator[tuple[int, str, int, int, str]]:
+def run(tasks: list[Task], jobs: int) -> Iterator[tuple[int, str, int, int, str]]:
     if jobs <= 1:
         yield from map(make_one, tasks)
         return
@@ -221,6 +224,9 @@ def main() -> int:
     ap.add_argument("--first", type=int, default=100001, help="number of the first file")
     ap.add_argument("--jobs", "-j", type=int, default=1)
     ap.add_argument("--java", default="java")
+    ap.add_argument("--pair-option", action="append", default=[], metavar="OPTION",
+                    help="a JVM option for the pair-mode runs (repeatable), e.g. -XX:TieredStopAtLevel=1 "
+                         "or -XX:SharedArchiveFile=FILE: each is a short process")
     ap.add_argument("--timeout", type=float, default=120.0,
                     help="seconds the generator may take for one tournament (slower ones are dropped and counted)")
     a = ap.parse_args()
@@ -233,7 +239,7 @@ def main() -> int:
         if new:
             manifest.writerow(["file", "players", "rounds"])
             drops.writerow(["draw", "players", "rounds", "why"])
-        tasks = [(a.jar, a.java, a.first + i, a.timeout) for i in range(a.count)]
+        tasks = [(a.jar, a.java, a.pair_option, a.first + i, a.timeout) for i in range(a.count)]
         for index, text, n, r, why in run(tasks, a.jobs):
             if why:
                 dropped += 1
