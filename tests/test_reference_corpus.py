@@ -30,7 +30,6 @@ DOOR = Path(sys.executable).parent / "cpsat-pairing"
 # Rounds the 2013 model does not reproduce yet, with what `check` names as deciding them.
 KNOWN_MISSES: dict[tuple[str, int], str] = {
     ("j100001", 8): "composition: bracket 1.0's MDPs (C.13's joined lowest bracket)",
-    ("j100011", 11): "P: bracket 4.0 floats 4 players where the rules float 2",
 }
 
 
