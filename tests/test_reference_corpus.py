@@ -22,6 +22,7 @@ from cpsat_pairing.apps.check import file_round
 from cpsat_pairing.domain.state import build_state, round_exists
 from cpsat_pairing.dutch.boards import infer_initial_colour
 from cpsat_pairing.dutch.edition import load_edition
+from cpsat_pairing.testing.corpus import deciding
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = CORPUS / "dutch-2013" / "generated"
@@ -124,3 +125,10 @@ def test_driver_keeps_what_the_engine_reproduces(tmp_path: Path) -> None:
     assert proc.stdout.startswith("1 tournaments kept (3 rounds), 0 dropped"), proc.stdout
     assert [p.name for p in out.glob("*.trf")] == ["j100001.trf"]
     assert (out / "manifest.csv").read_text().splitlines()[1] == "j100001.trf,11,3"
+
+
+def test_replay_why_names_what_decides_a_miss() -> None:
+    """`replay.py --why`: the class `check` finds for a missed round (counts left out)."""
+    t = read_trf(GENERATED / "j100001.trf")
+    assert deciding(t, 8, "dutch-2013") == "composition"
+    assert deciding(t, 7, "dutch-2013") == "match"
