@@ -92,3 +92,22 @@ def test_why_not_absolute_criterion_and_already_paired() -> None:
 def test_why_not_bad_player_is_invalid_input() -> None:
     result = runner.invoke(app, ["explain", str(FILE), "-r", "4", "--why-not", "5", "99"])
     assert result.exit_code == 3 and "no player 99" in result.stderr
+
+
+def test_explain_2013_names_p0_x1_z1() -> None:
+    """2013: each bracket's P0 (A.6.b) and X1/Z1 (A.8); X1 and Z1 are lower bounds of the
+    X and Z tiers in a bracket that makes its P0 pairs; the later editions have none."""
+    path = CORPUS / "dutch-2013" / "generated" / "j100009.trf"
+    for rnd in (5, 6):
+        data = _json("explain", str(path), "--round", str(rnd), "--edition", "dutch-2013")
+        for br in data["brackets"]:
+            assert br["P0"] == (len(br["residents"]) + len(br["mdps"])) // 2
+            assert (br["Z1"] is None) == (rnd % 2 == 1)
+            if br["MaxPairs"] == br["P0"]:
+                tiers = {t["tier"].split()[0]: t["value"] for t in br["tiers"]}
+                assert br["X1"] <= tiers.get("X", 0)
+                assert br["Z1"] is None or br["Z1"] <= tiers.get("Z", 0)
+        assert any(br["X1"] for br in data["brackets"])
+    assert "P0" not in _json("explain", str(FILE), "--round", "4")["brackets"][0]
+    table = runner.invoke(app, ["explain", str(path), "-r", "6", "-e", "dutch-2013"]).stdout
+    assert "P0 / X1 / Z1 (A.6, A.8)" in table

@@ -7,6 +7,9 @@ used).  The rules' vocabulary is derived from the trace as follows:
 * M0 = number of MDPs entering the bracket; M1 = MDPs paired in it; Limbo = the MDPs
   not paired (they float on); MaxPairs = pairs made in the bracket (the optimum of
   [C6] with completion, i.e. the maximum the rules allow).
+* 2013 (A.6, A.8): P0 = the bracket's players // 2, and X1 (Z1 in even rounds) from its
+  players' colour preferences, as the text computes them before pairing the bracket;
+  the X and Z tiers count what the pairing made, so X - X1 is how often C.10.e raised X.
 * Heterogeneous bracket (M1 > 0): S1 = the paired MDPs, S2 = the residents; the
   residents not paired with an MDP form the remainder, itself split as below.
 * Homogeneous bracket or remainder: S1 = the higher-ranked player of each pair made,
@@ -32,6 +35,7 @@ from cpsat_pairing.apps.compare import (
 )
 from cpsat_pairing.domain.state import RoundState, build_state
 from cpsat_pairing.domain.tournament import ForbiddenPairs, Tournament
+from cpsat_pairing.dutch.e2013.criteria import x1_z1
 from cpsat_pairing.dutch.edition import Edition, as_edition
 from cpsat_pairing.dutch.result import BracketTrace, Pair, Pairing
 from cpsat_pairing.dutch.rounds import evaluate, illegalities, pair
@@ -50,6 +54,15 @@ def _split(st: RoundState, players: list[int], pairs: list[Pair]) -> tuple[list[
 
 
 @dataclass(frozen=True)
+class LegacyCounts:
+    """2013 (A.6.b, A.8): what C.2 computes for a bracket before pairing it."""
+
+    p0: int
+    x1: int
+    z1: int | None  # even rounds only
+
+
+@dataclass(frozen=True)
 class BracketExplanation:
     """One bracket in the rules' terms (see the module docstring for the derivation)."""
 
@@ -65,13 +78,21 @@ class BracketExplanation:
     remainder: tuple[list[int], list[int]] | None  # (S1, S2) of the remainder
     tiers: list[Tier]  # the tiers that are not 0
     kind: str = ""  # 2017 A.9: PPB or CLB
+    legacy: LegacyCounts | None = None  # the 2013 edition only
 
     @property
     def homogeneous(self) -> bool:
         return not self.m1
 
 
-def explain_bracket(st: RoundState, br: BracketTrace) -> BracketExplanation:
+def legacy_counts(st: RoundState, br: BracketTrace) -> LegacyCounts:
+    """P0, X1 and (even rounds) Z1 of the bracket's players, residents and MDPs."""
+    players = [st.players[p] for p in (*br.residents, *br.mdps)]
+    x1, z1 = x1_z1(players, st.round)
+    return LegacyCounts(len(players) // 2, x1, z1 if st.round % 2 == 0 else None)
+
+
+def explain_bracket(st: RoundState, br: BracketTrace, legacy: bool = False) -> BracketExplanation:
     mdps = set(br.mdps)
     paired = {p for pq in br.pairs for p in pq}
     m1 = _ranked(st, [m for m in br.mdps if m in paired])
@@ -87,7 +108,7 @@ def explain_bracket(st: RoundState, br: BracketTrace) -> BracketExplanation:
         s1, s2 = _split(st, br.residents, list(br.pairs))
     return BracketExplanation(
         br.score, _ranked(st, br.residents), _ranked(st, br.mdps), m1, limbo, list(br.pairs), list(br.downfloaters),
-        s1, s2, remainder, [t for t in br.tiers if t.value], br.kind,
+        s1, s2, remainder, [t for t in br.tiers if t.value], br.kind, legacy_counts(st, br) if legacy else None,
     )
 
 
@@ -103,7 +124,8 @@ class RoundExplanation:
 def explain(t: Tournament, p: Pairing, edition: str | Edition | None = None) -> RoundExplanation:
     ed = as_edition(edition or p.edition)
     st = build_state(t, p.round, ed.state_rules)
-    return RoundExplanation(p, ed, [explain_bracket(st, br) for br in p.brackets])
+    legacy = ed.procedure == "e2013"
+    return RoundExplanation(p, ed, [explain_bracket(st, br, legacy) for br in p.brackets])
 
 
 # --- why not A-B ------------------------------------------------------------------------

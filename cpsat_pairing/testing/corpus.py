@@ -10,11 +10,13 @@ as an arbiter's program gives it to an engine (`XXC`).
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from cpsat_pairing.apps.check import file_round, with_rounds_in_file
+from cpsat_pairing.apps.check import Verdict, check_round, file_round, with_rounds_in_file
+from cpsat_pairing.apps.compare import DifferenceKind
 from cpsat_pairing.domain.state import round_exists
 from cpsat_pairing.domain.tournament import RoundEntry, Tournament
 from cpsat_pairing.dutch.boards import infer_initial_colour
@@ -37,6 +39,7 @@ class Replayed:
     exact: bool
     seconds: float
     detail: str = ""  # what differs, when not exact
+    why: str = ""  # what decides the miss (`deciding`), when asked for
 
 
 def as_replayed(t: Tournament) -> Tournament:
@@ -76,6 +79,19 @@ def replay(t: Tournament, edition: str = "dutch-2026", first: int = 1, name: str
             ok, detail = False, f"error: {type(exc).__name__}: {exc}"
         out.append(Replayed(name, rnd, ok, time.perf_counter() - t0, detail))
     return out
+
+
+def deciding(t: Tournament, rnd: int, edition: str) -> str:
+    """What decides a missed round, as `check` finds it: the first tier on which the
+    file's pairing and the rules' differ (its counts left out, so that misses of one
+    kind fall in one class), that the brackets differ, or the verdict."""
+    res = check_round(as_replayed(t), rnd, edition)
+    d = res.difference
+    if res.verdict is not Verdict.PAIRS_DIFFER or d is None:
+        return res.verdict.value
+    if d.kind in (DifferenceKind.QUALITY, DifferenceKind.GENERATION) and d.tier is not None:
+        return f"{d.kind.value}: {re.sub(r'(?<![A-Za-z0-9.])[0-9][0-9./]*', 's', d.tier.name)}"
+    return d.kind.value
 
 
 def replay_file(path: str | Path, edition: str = "dutch-2026", first: int = 1) -> list[Replayed]:

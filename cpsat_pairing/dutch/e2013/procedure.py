@@ -232,6 +232,20 @@ def _alone(rc: RoundContext, bm: BracketModel, c12: Tier | None, fixed: Sequence
     return solve_alone(bm, inner, _terms(inner, later), skip, (bm.exit,), s1_size=rc.edition.s1_size, also=matched)
 
 
+def _nobody_paired(rc: RoundContext, players: list[int], mdps: list[int], next_group: list[int]) -> BracketModel:
+    """The bracket's exact model with P at 0 (every player floats), on its tiers: its
+    trace is that of the pairing made."""
+    bm = _model(rc, players, mdps, next_group, "exact")
+    bm.solver.fix(CRITERIA["2013:P"](bm)[0], len(players))
+    return _tiers(rc, bm, players, mdps, next_group, "exact")
+
+
+def _mdps_dropped(mdps: Sequence[int], first: Sequence[int], floaters: Sequence[int]) -> bool:
+    """The bracket's best pairing with the rest of the round paired pairs none of its
+    MDPs, and its best pairing on its own (whose floaters are `first`) paired some."""
+    return any(p not in first for p in mdps) and all(p in floaters for p in mdps)
+
+
 def _pairable(bm: BracketModel) -> bool:
     """Some pair of the bracket meets B.1/B.2: P0 > 0 before any backtracking."""
     return any(bm.inside(p, q) for p, q in bm.x)
@@ -289,6 +303,18 @@ class Procedure2013:
             full = bm.complete()
             assert full is not None
             backtracked = unconstrained is not None and (sorted(pairs), floaters) != unconstrained
+            if backtracked and unconstrained is not None and _mdps_dropped(model_mdps, unconstrained[1], floaters):
+                # C.13 going back into a bracket whose MDP-pairing was reached (C.14.b.1)
+                # lowers M1 but never to 0 (no homogeneous restart, C.14.b.2): when only
+                # a pairing of none of its MDPs lets the rest be paired, P reaches 0 and
+                # C.13 joins the brackets.
+                try:
+                    nobody = _nobody_paired(rc, players, model_mdps, bracket.next_group)
+                except (NoValidPairing, InfeasibleError):
+                    nobody = None
+                if nobody is not None:
+                    bm = nobody
+                    pairs, floaters = bm.bracket_result()
         witness = [pq for pq in full if pq not in set(pairs)]
         merge: list[int] | None = None
         score = rc.score

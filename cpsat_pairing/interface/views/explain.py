@@ -84,6 +84,8 @@ def bracket_json(br: BracketExplanation, ed: Edition) -> dict[str, Any]:
     }
     if br.kind:
         out["kind"] = br.kind  # 2017 A.9: the penultimate / collapsed last bracket
+    if br.legacy is not None:  # 2013: A.6.b, A.8
+        out["P0"], out["X1"], out["Z1"] = br.legacy.p0, br.legacy.x1, br.legacy.z1
     out["S1"], out["S2"] = br.s1, br.s2
     out["remainder"] = None if br.remainder is None else {"S1": br.remainder[0], "S2": br.remainder[1]}
     return out
@@ -124,8 +126,11 @@ def explanation_renderable(x: RoundExplanation, names: dict[int, str] | None = N
         table.add_column("what", style="bold")
         table.add_column("value", overflow="fold")
         rows = [("residents", _ids(br.residents, names)), ("MDPs", _ids(br.mdps, names)),
-                ("M0 / MaxPairs / M1", f"{len(br.mdps)} / {len(br.pairs)} / {len(br.m1)}"),
-                ("S1", _ids(br.s1, names)), ("S2", _ids(br.s2, names))]
+                ("M0 / MaxPairs / M1", f"{len(br.mdps)} / {len(br.pairs)} / {len(br.m1)}")]
+        if br.legacy is not None:
+            z1 = "" if br.legacy.z1 is None else f" / {br.legacy.z1}"
+            rows.append((f"P0 / X1{' / Z1' if z1 else ''} (A.6, A.8)", f"{br.legacy.p0} / {br.legacy.x1}{z1}"))
+        rows += [("S1", _ids(br.s1, names)), ("S2", _ids(br.s2, names))]
         if br.remainder:
             rows += [("remainder S1", _ids(br.remainder[0], names)), ("remainder S2", _ids(br.remainder[1], names))]
         rows += [("Limbo", _ids(br.limbo, names)), ("pairs", ", ".join(f"{a}-{b}" for a, b in br.pairs) or "-"),
