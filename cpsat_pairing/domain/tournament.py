@@ -190,6 +190,10 @@ class Tournament:
     absent_next: tuple[int, ...] = ()
     rank_mode: bool = False  # `XXC rank`: pair by position in file, not by id
     edition_hint: str | None = None  # `092` / `192` text naming the rules, if any
+    # TRF-2026 `202` (the declared tie-breaks) and `212` (the whole standings order),
+    # as canonical C.07 codes; empty when the file declares none.
+    tiebreaks: tuple[str, ...] = ()
+    standings_order: tuple[str, ...] = ()
     dialect: str = "trf16"  # "trf16", "trf16x" (XX*/BB*), "trf26"
     # Records kept verbatim so that writing a file loses nothing we do not interpret.
     header_lines: tuple[str, ...] = ()

@@ -44,6 +44,7 @@ from cpsat_pairing.formats.layout import (
 )
 from cpsat_pairing.formats.players import parse_player
 from cpsat_pairing.formats.scoring import BB_FIELDS, FIELDS_162, XXS_FIELDS, XXS_ONE_COLOUR, ScoringBuilder
+from cpsat_pairing.formats.tiebreak_codes import parse_tiebreaks
 
 __all__ = ["parse_trf", "read_trf"]
 
@@ -68,6 +69,8 @@ class _Reader:
     rank_mode: bool = False
     hint_092: str | None = None
     hint_192: str | None = None
+    tiebreaks_202: tuple[str, ...] = ()
+    standings_212: tuple[str, ...] = ()
     codes: set[str] = field(default_factory=set)
     warnings: list[str] = field(default_factory=list)
     # ids named by engine records: (id, line, column, record, must exist)
@@ -116,6 +119,18 @@ class _Reader:
     def _edition_192(self, number: int, line: str) -> None:
         self.header.append(line)
         self.hint_192 = line[4:].strip() or None
+
+    def _tiebreak_list(self, number: int, line: str) -> tuple[str, ...]:
+        """`202` (the tie-breaks) and `212` (the whole standings order): C.07 codes."""
+        self.header.append(line)
+        found = parse_tiebreaks(line[4:], file=self.source, line=number, column=5, line_text=line)
+        return tuple(tb.code for tb in found)
+
+    def _tiebreaks_202(self, number: int, line: str) -> None:
+        self.tiebreaks_202 = self._tiebreak_list(number, line)
+
+    def _standings_212(self, number: int, line: str) -> None:
+        self.standings_212 = self._tiebreak_list(number, line)
 
     def _rounds(self, number: int, line: str) -> None:
         toks = tokens(line, 4)
@@ -306,6 +321,8 @@ class _Reader:
             absent_next=tuple(self.absent_next),
             rank_mode=self.rank_mode,
             edition_hint=self.hint_192 or self.hint_092,
+            tiebreaks=self.tiebreaks_202,
+            standings_order=self.standings_212,
             dialect=_dialect(self.codes),
             header_lines=tuple(self.header),
             source=self.source,
@@ -367,6 +384,8 @@ _Reader._HANDLERS = {
     "152": _Reader._colour_152,
     "162": _Reader._scoring_162,
     "192": _Reader._edition_192,
+    "202": _Reader._tiebreaks_202,
+    "212": _Reader._standings_212,
     "240": _Reader._byes_240,
     "250": _Reader._accel_250,
     "260": _Reader._forbidden_260,

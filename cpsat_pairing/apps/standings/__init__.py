@@ -1,0 +1,89 @@
+"""Standings: points and the tie-breaks of C.07 over a tournament's results.
+
+`standings(t, round=None, tiebreaks=None, rules=None)` ranks the players after a round
+(the last one whose results are known by default) by points, then by the tie-breaks:
+those asked for, else those the file declares (`202`, or `212` after its points),
+else the list this project uses as C.07's recommendation for an individual Swiss.
+The text of C.07 (2024 or 2026) is chosen by the start date unless `rules` says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cpsat_pairing.apps.standings.ranking import rank
+from cpsat_pairing.apps.standings.record import Rules, build_record, choose_rules, last_complete_round
+from cpsat_pairing.apps.standings.tiebreaks import TIEBREAKS, Context, Part, Value
+from cpsat_pairing.domain.tournament import Tournament
+from cpsat_pairing.formats.tiebreak_codes import TieBreak, parse_tiebreak, parse_tiebreaks
+
+__all__ = ["DEFAULT_TIEBREAKS", "Part", "Row", "Rules", "Standings", "Value", "standings"]
+
+# C.07's recommended list for an individual Swiss, as this project reads it.
+DEFAULT_TIEBREAKS = "BH/C1 BH SB DE WIN"
+
+
+@dataclass(frozen=True)
+class Row:
+    id: int
+    name: str
+    rank: int
+    points: Value
+    tiebreaks: dict[str, Value]
+
+
+@dataclass(frozen=True)
+class Standings:
+    round: int
+    rules: Rules
+    rules_why: str
+    tiebreaks: tuple[str, ...]
+    source: str  # where the list came from: "asked", "file 202", "file 212", "default"
+    rows: tuple[Row, ...]
+
+    def row(self, pid: int) -> Row:
+        return next(r for r in self.rows if r.id == pid)
+
+
+def _chosen(t: Tournament, tiebreaks: str | Sequence[str] | None) -> tuple[tuple[TieBreak, ...], str]:
+    if tiebreaks is not None:
+        text = tiebreaks if isinstance(tiebreaks, str) else " ".join(tiebreaks)
+        return parse_tiebreaks(text), "asked"
+    if t.tiebreaks:
+        return tuple(_known(c) for c in t.tiebreaks), "file 202"
+    if t.standings_order:
+        codes = [c for c in t.standings_order if _known(c).base != "PTS"]
+        return tuple(_known(c) for c in codes), "file 212"
+    return parse_tiebreaks(DEFAULT_TIEBREAKS), "default"
+
+
+def _known(code: str) -> TieBreak:
+    tb = parse_tiebreak(code)
+    assert not isinstance(tb, str), tb  # the reader validated the file's codes
+    return tb
+
+
+def standings(t: Tournament, round: int | None = None, tiebreaks: str | Sequence[str] | None = None,
+              rules: str | None = None) -> Standings:
+    """The standings after `round`.
+
+    Raises:
+        InputError: a tie-break code is unknown (named, with its column).
+        ValueError: `round` is outside the rounds played, or `rules` is not 2024/2026.
+    """
+    last = last_complete_round(t)
+    rnd = last if round is None else round
+    if not 0 <= rnd <= max(last, t.rounds_played):
+        raise ValueError(f"round {rnd}: the file has rounds 1 to {t.rounds_played}")
+    chosen, source = _chosen(t, tiebreaks)
+    which, why = choose_rules(t, rules)
+    ctx = Context(build_record(t, rnd), which)
+    points = TIEBREAKS["PTS"](ctx, _known("PTS"))
+    values = [(tb, TIEBREAKS[tb.base](ctx, tb) if tb.base in TIEBREAKS else {}) for tb in chosen]
+    order = rank(ctx, [(_known("PTS"), points), *values], [p.id for p in t.players])
+    rows = tuple(
+        Row(pid, t.player(pid).name, i, points[pid], {tb.code: v[pid] for tb, v in values})
+        for i, pid in enumerate(order, start=1)
+    )
+    return Standings(rnd, which, why, tuple(tb.code for tb in chosen), source, rows)

@@ -1,0 +1,436 @@
+"""One function per tie-break of C.07 (Play-off and Tie-Break Regulations), named by its
+code.  Each returns every player's value with what made it up: the rounds and
+opponents that counted (`parts`) and the rounds a modifier cut.
+
+The docstrings paraphrase the articles (numbers as in the texts of 2024 and 2026);
+where the two texts differ the function says so and takes `ctx.rules`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from cpsat_pairing.apps.standings.ratings import average, perfect_performance, performance
+from cpsat_pairing.apps.standings.record import Kind, Record, RoundFact, Rules
+from cpsat_pairing.formats.tiebreak_codes import TieBreak
+
+__all__ = ["TIEBREAKS", "Context", "Part", "Value"]
+
+Number = Fraction | int
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One round's share of a value: the opponent (None for a bye or absence), what it
+    was worth, and why."""
+
+    round: int
+    opponent: int | None
+    value: Number | None
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    value: Number | None
+    parts: tuple[Part, ...] = ()
+    cut: tuple[int, ...] = ()  # rounds a cut or median removed, in the order removed
+    note: str = ""
+
+
+@dataclass
+class Context:
+    """What the tie-breaks share: the record, the text in force, and caches."""
+
+    record: Record
+    rules: Rules
+    cache: dict[str, object] = field(default_factory=dict)
+
+    def fraction(self, units: int) -> Fraction:
+        return Fraction(units, self.record.scale)
+
+
+Result = dict[int, Value]
+
+
+# -- Art. 16: unplayed rounds in the Buchholz family ---------------------------------------
+
+
+def _adjusted_scores(ctx: Context, fore: bool) -> dict[int, int]:
+    """A participant's score as his opponents' Buchholz counts it (16.3): his points,
+    except that the unplayed rounds after the last round he was present in (he withdrew
+    or left) count as draws.  For fore-Buchholz (8.2) a game of the last round counts
+    as a draw."""
+    key = f"adjusted:{fore}"
+    if key in ctx.cache:
+        return ctx.cache[key]  # type: ignore[return-value]
+    rec = ctx.record
+    out: dict[int, int] = {}
+    for pid, facts in rec.facts.items():
+        last_present = max((f.round for f in facts if not f.vur), default=0)
+        fore_here = fore and _fore_applies(rec, facts)
+        total = 0
+        for f in facts:
+            if fore_here and f.round == rec.rounds:
+                total += rec.draw
+            elif f.round <= last_present or f.opponent is not None:
+                total += f.points
+            else:
+                total += rec.draw
+        out[pid] = total
+    ctx.cache[key] = out
+    return out
+
+
+def _fore_applies(rec: Record, facts: tuple[RoundFact, ...]) -> bool:
+    """Fore-Buchholz changes a player's last round only when the standings are those of
+    the tournament's last round and he was paired in it."""
+    last = max(rec.t.total_rounds or 0, rec.rounds)
+    return rec.rounds == last and bool(facts) and facts[-1].opponent is not None
+
+
+@dataclass(slots=True)
+class _Item:
+    round: int
+    opponent: int | None
+    score: int  # the opponent's (or dummy's) score, units
+    value: int  # what the item adds: score (BH) or score x points (SB), units or units^2
+    vur: bool
+    why: str
+
+
+def _buchholz_items(ctx: Context, tb: TieBreak, pid: int, adjusted: dict[int, int], own: int,
+                    fore: bool, sb: bool) -> list[_Item]:
+    rec = ctx.record
+    items = []
+    facts = rec.facts[pid]
+    fore_here = fore and _fore_applies(rec, facts)
+    for f in facts:
+        counts_played = f.played or (tb.played and f.opponent is not None) or (
+            fore_here and f.round == rec.rounds and f.opponent is not None)
+        if counts_played and f.opponent is not None:
+            score, vur = adjusted[f.opponent], False
+            why = f"{f.kind.value}: opponent {f.opponent}'s score"
+        else:
+            score, vur = own, f.vur
+            why = f"{f.kind.value}: dummy opponent with the player's own score (16.4)"
+            if ctx.rules is Rules.Y2026:
+                if f.opponent is not None and adjusted[f.opponent] < score:
+                    score = adjusted[f.opponent]
+                    why = f"{f.kind.value}: no more than opponent {f.opponent}'s score (2026, 16.4.1)"
+                elif f.opponent is None and rec.draw * rec.rounds < score:
+                    score = rec.draw * rec.rounds
+                    why = f"{f.kind.value}: no more than 50 % of the rounds (2026, 16.4.2)"
+            if vur:
+                why += "; voluntarily unplayed, cut first"
+        points = rec.draw if fore_here and f.round == rec.rounds else f.points
+        items.append(_Item(f.round, f.opponent, score, score * points if sb else score, vur, why))
+    return items
+
+
+def _cut(items: list[_Item], low: int, high: int, rounds: int) -> tuple[list[_Item], list[int]]:
+    """Cut-n and Median-n (14.1, 14.2): drop the n least significant values, and for a
+    median the n most significant.  A voluntarily unplayed round is cut first (16.5)
+    unless the least significant value is the larger: a player's own absence never
+    raises his value (the TEC calculator's reading; see docs/tiebreaks.md)."""
+    low = min(low, rounds)
+    high = min(high, rounds - low)
+    kept = list(items)
+    cut: list[int] = []
+    for _ in range(low):
+        if not kept:
+            break
+        least = min(kept, key=lambda i: (i.score, i.value, i.round))
+        vurs = [i for i in kept if i.vur]
+        vur = min(vurs, key=lambda i: (i.value, i.score, i.round)) if vurs else None
+        drop = vur if vur is not None and vur.value >= least.value else least
+        kept.remove(drop)
+        cut.append(drop.round)
+    for _ in range(high):
+        if not kept:
+            break
+        drop = max(kept, key=lambda i: (i.score, i.value, -i.round))
+        kept.remove(drop)
+        cut.append(drop.round)
+    return kept, cut
+
+
+def _buchholz_family(ctx: Context, tb: TieBreak, fore: bool, sb: bool) -> Result:
+    rec = ctx.record
+    adjusted = _adjusted_scores(ctx, fore)
+    unit = Fraction(1, rec.scale * rec.scale) if sb else Fraction(1, rec.scale)
+    out: Result = {}
+    for pid in rec.facts:
+        own = rec.total[pid]
+        if fore and _fore_applies(rec, rec.facts[pid]):
+            own += rec.draw - rec.facts[pid][-1].points
+        items = _buchholz_items(ctx, tb, pid, adjusted, own, fore, sb)
+        kept, cut = _cut(items, tb.cut_low, tb.cut_high, rec.rounds)
+        out[pid] = Value(
+            sum(i.value for i in kept) * unit,
+            tuple(Part(i.round, i.opponent, i.value * unit, i.why) for i in items),
+            tuple(cut),
+        )
+    return out
+
+
+def bh(ctx: Context, tb: TieBreak) -> Result:
+    """BH, Buchholz (8.1): the sum of the scores of the participant's opponents; each
+    unplayed round of the participant is a game against a dummy opponent (16.4); with
+    C/M modifiers the least (and most) significant values are cut (14)."""
+    return _buchholz_family(ctx, tb, fore=False, sb=False)
+
+
+def fb(ctx: Context, tb: TieBreak) -> Result:
+    """FB, Fore-Buchholz (8.2): Buchholz computed as if every game of the last round had
+    been drawn."""
+    return _buchholz_family(ctx, tb, fore=True, sb=False)
+
+
+def sb(ctx: Context, tb: TieBreak) -> Result:
+    """SB, Sonneborn-Berger (9.1): the sum, over the rounds, of each opponent's score
+    multiplied by the points the participant scored against him; unplayed rounds as in
+    the Buchholz family (16.4)."""
+    return _buchholz_family(ctx, tb, fore=False, sb=True)
+
+
+def esb(ctx: Context, tb: TieBreak) -> Result:
+    """ESB, Extended Sonneborn-Berger (9.2): match points times game points for teams;
+    for an individual tournament the two scores are one, and ESB is SB."""
+    return sb(ctx, tb)
+
+
+def aob(ctx: Context, tb: TieBreak) -> Result:
+    """AOB, Average of Opponents' Buchholz (8.3): the mean of the Buchholz (with the
+    code's modifiers) of the opponents the participant played."""
+    base = bh(ctx, tb)
+    rec = ctx.record
+    out: Result = {}
+    for pid, facts in rec.facts.items():
+        parts = [Part(f.round, f.opponent, base[f.opponent].value, f"opponent {f.opponent}'s Buchholz")
+                 for f in facts if f.played and f.opponent is not None]
+        values = [p.value for p in parts if p.value is not None]
+        out[pid] = Value(Fraction(sum(values)) / len(values) if values else None, tuple(parts))
+    return out
+
+
+# -- Art. 7: counting rounds --------------------------------------------------------------
+
+
+def _count(ctx: Context, test: Callable[[RoundFact], bool], why: str) -> Result:
+    return {pid: Value(sum(1 for f in facts if test(f)), tuple(Part(f.round, f.opponent, 1, why)
+                                                           for f in facts if test(f)))
+            for pid, facts in ctx.record.facts.items()}
+
+
+def win(ctx: Context, tb: TieBreak) -> Result:
+    """WIN, Number of Wins (7.1): rounds in which the participant scored, with or without
+    playing, the points of a win."""
+    w = ctx.record.win
+    return _count(ctx, lambda f: f.points == w, "scored a win's points")
+
+
+def won(ctx: Context, tb: TieBreak) -> Result:
+    """WON, Number of Games Won (7.2): games won over the board."""
+    w = ctx.record.win
+    return _count(ctx, lambda f: f.played and f.points == w, "won over the board")
+
+
+def bpg(ctx: Context, tb: TieBreak) -> Result:
+    """BPG, Number of Games Played with Black (7.3); unplayed games do not count."""
+    return _count(ctx, lambda f: f.played and f.colour is not None and f.colour.value == "b", "played with black")
+
+
+def bwg(ctx: Context, tb: TieBreak) -> Result:
+    """BWG, Number of Games Won with Black (7.4), over the board."""
+    w = ctx.record.win
+    return _count(ctx, lambda f: f.played and f.points == w and f.colour is not None and f.colour.value == "b",
+                  "won with black")
+
+
+def rep(ctx: Context, tb: TieBreak) -> Result:
+    """REP (GE in earlier texts), Rounds one Elected to Play (7.5): the rounds that are
+    not voluntarily unplayed (16.2): games, forfeit wins, pairing-allocated and
+    full-point byes."""
+    return _count(ctx, lambda f: not f.vur, "not a voluntarily unplayed round")
+
+
+ge = rep
+
+
+def ps(ctx: Context, tb: TieBreak) -> Result:
+    """PS, Progressive Score (7.6): the sum of the participant's running scores after
+    each round; C<n> leaves out the first n rounds."""
+    rec = ctx.record
+    out: Result = {}
+    for pid, facts in rec.facts.items():
+        running = total = 0
+        parts = []
+        for f in facts:
+            running += f.points
+            counted = f.round > tb.cut_low
+            parts.append(Part(f.round, f.opponent, ctx.fraction(running),
+                              "score after the round" + ("" if counted else ", cut")))
+            if counted:
+                total += running
+        out[pid] = Value(ctx.fraction(total), tuple(parts), tuple(range(1, min(tb.cut_low, rec.rounds) + 1)))
+    return out
+
+
+def ks(ctx: Context, tb: TieBreak) -> Result:
+    """KS, Koya System (9.3): the points scored against opponents who scored at least
+    half the maximum (the limit moved by an L modifier)."""
+    rec = ctx.record
+    limit = tb.limit_percent / 100 * rec.win * rec.rounds + tb.limit_offset * rec.scale
+    out: Result = {}
+    for pid, facts in rec.facts.items():
+        parts, cut = [], []
+        for f in facts:
+            if f.opponent is None:
+                continue
+            if rec.total[f.opponent] >= limit:
+                parts.append(Part(f.round, f.opponent, ctx.fraction(f.points), "opponent reached the limit"))
+            else:
+                cut.append(f.round)
+        out[pid] = Value(sum((p.value for p in parts if p.value is not None), Fraction(0)), tuple(parts),
+                         tuple(cut))
+    return out
+
+
+def pts(ctx: Context, tb: TieBreak) -> Result:
+    """PTS, the points (Art. 4): the primary score."""
+    rec = ctx.record
+    return {pid: Value(ctx.fraction(rec.total[pid]),
+                       tuple(Part(f.round, f.opponent, ctx.fraction(f.points), f.kind.value) for f in facts))
+            for pid, facts in rec.facts.items()}
+
+
+def tpn(ctx: Context, tb: TieBreak) -> Result:
+    """TPN, the tournament pairing number (lower ranks first)."""
+    return {pid: Value(pid) for pid in ctx.record.facts}
+
+
+# -- Art. 10: ratings ----------------------------------------------------------------------
+
+
+def _rating_of(ctx: Context, tb: TieBreak, pid: int) -> int | None:
+    rating = ctx.record.t.player(pid).rating
+    return rating if rating > 0 else tb.unrated
+
+
+def _all_rated(ctx: Context, tb: TieBreak) -> bool:
+    """Without a rating for the unrated (U), a tournament with an unrated participant
+    leaves the rating-based tie-breaks undefined (10.1)."""
+    return tb.unrated is not None or all(p.rating > 0 for p in ctx.record.t.players)
+
+
+_UNDEFINED = "undefined: an unrated participant and no rating for the unrated given (U)"
+
+
+def rtng(ctx: Context, tb: TieBreak) -> Result:
+    """RTNG, the participant's rating (10.1)."""
+    ok = _all_rated(ctx, tb)
+    return {pid: Value(_rating_of(ctx, tb, pid) if ok else None, note="" if ok else _UNDEFINED)
+            for pid in ctx.record.facts}
+
+
+def _opponents(ctx: Context, tb: TieBreak, pid: int) -> list[tuple[RoundFact, int]]:
+    """The rated opponents of the games played (unplayed games do not count, 10.1)."""
+    out = []
+    for f in ctx.record.facts[pid]:
+        if f.played and f.opponent is not None:
+            r = _rating_of(ctx, tb, f.opponent)
+            if r is not None:
+                out.append((f, r))
+    return out
+
+
+def _game_score(ctx: Context, f: RoundFact) -> Fraction:
+    """A game's result as the rating rules count it: 1, 1/2 or 0."""
+    rec = ctx.record
+    return Fraction(1) if f.points >= rec.win else Fraction(1, 2) if f.points >= rec.draw and f.points > 0 else Fraction(0)
+
+
+def aro(ctx: Context, tb: TieBreak) -> Result:
+    """ARO, Average Rating of Opponents (10.2): the mean rating of the opponents played,
+    rounded to a whole number; C/M cut the lowest (and highest) rated."""
+    ok = _all_rated(ctx, tb)
+    out: Result = {}
+    for pid in ctx.record.facts:
+        games = _opponents(ctx, tb, pid)
+        parts = tuple(Part(f.round, f.opponent, r, "opponent's rating") for f, r in games)
+        if not ok:
+            out[pid] = Value(None, parts, note=_UNDEFINED)
+            continue
+        ranked = sorted(games, key=lambda g: (g[1], g[0].round))
+        low = min(tb.cut_low, len(ranked))
+        high = min(tb.cut_high, len(ranked) - low)
+        cut = [g[0].round for g in ranked[:low]] + [g[0].round for g in ranked[len(ranked) - high:]]
+        kept = ranked[low:len(ranked) - high]
+        out[pid] = Value(average([r for _, r in kept]), parts, tuple(cut))
+    return out
+
+
+def _performances(ctx: Context, tb: TieBreak, perfect: bool) -> Result:
+    key = f"perf:{perfect}:{tb.unrated}"
+    if key in ctx.cache:
+        return ctx.cache[key]  # type: ignore[return-value]
+    ok = _all_rated(ctx, tb)
+    out: Result = {}
+    for pid in ctx.record.facts:
+        games = _opponents(ctx, tb, pid)
+        score = sum((_game_score(ctx, f) for f, _ in games), Fraction(0))
+        ratings = [r for _, r in games]
+        parts = tuple(Part(f.round, f.opponent, r, f"opponent's rating, scored {_game_score(ctx, f)}")
+                      for f, r in games)
+        fn = perfect_performance if perfect else performance
+        out[pid] = Value(fn(score, ratings) if ok else None, parts, note="" if ok else _UNDEFINED)
+    ctx.cache[key] = out
+    return out
+
+
+def tpr(ctx: Context, tb: TieBreak) -> Result:
+    """TPR, Tournament Performance Rating (10.3): ARO plus dp of the fractional score
+    (FIDE rating table 8.1a), over the games played."""
+    return _performances(ctx, tb, perfect=False)
+
+
+def ptp(ctx: Context, tb: TieBreak) -> Result:
+    """PTP, Perfect Tournament Performance (10.4): the lowest rating whose expected score
+    (table 8.1b) against the opponents played reaches the participant's score."""
+    return _performances(ctx, tb, perfect=True)
+
+
+def _average_of_opponents(ctx: Context, tb: TieBreak, base: Result, what: str) -> Result:
+    out: Result = {}
+    for pid, facts in ctx.record.facts.items():
+        parts = tuple(Part(f.round, f.opponent, base[f.opponent].value, f"opponent {f.opponent}'s {what}")
+                      for f in facts if f.played and f.opponent is not None)
+        values = [int(p.value) for p in parts if p.value is not None]
+        undefined = not _all_rated(ctx, tb)
+        out[pid] = Value(None if undefined else average(values), parts, note=_UNDEFINED if undefined else "")
+    return out
+
+
+def apro(ctx: Context, tb: TieBreak) -> Result:
+    """APRO, Average Performance Rating of Opponents (10.5): the mean of the opponents'
+    TPR, rounded."""
+    return _average_of_opponents(ctx, tb, tpr(ctx, tb), "TPR")
+
+
+def appo(ctx: Context, tb: TieBreak) -> Result:
+    """APPO, Average Perfect Performance of Opponents (10.6): the mean of the opponents'
+    PTP, rounded."""
+    return _average_of_opponents(ctx, tb, ptp(ctx, tb), "PTP")
+
+
+TIEBREAKS: dict[str, Callable[[Context, TieBreak], Result]] = {
+    "PTS": pts, "TPN": tpn, "RTNG": rtng, "WIN": win, "WON": won, "BPG": bpg, "BWG": bwg, "GE": ge, "REP": rep,
+    "PS": ps, "KS": ks, "BH": bh, "FB": fb, "AOB": aob, "SB": sb, "ESB": esb, "ARO": aro, "TPR": tpr, "PTP": ptp,
+    "APRO": apro, "APPO": appo,
+}
+
+# Kinds whose round the participant did not play (for the explanations).
+UNPLAYED = frozenset(k for k in Kind if k is not Kind.GAME)

@@ -1,0 +1,110 @@
+"""Tie-break codes as TRF-2026 writes them (records `202` and `212`) and as people type
+them: `BH/C1`, `BH-C1`, `bh/c1`, separated by commas or spaces.
+
+A code is a base (C.07's acronym) and modifiers: `C<n>` cut the n least significant
+values, `M<n>` median (cut n at each end), `L<limit>` Koya limit (`L60` percent of
+the maximum, `L+1` / `L-1` half points above or below 50 %, `L+1.5` points), `P`
+unplayed games counted as played, `U<rating>` the rating given to unrated players.
+Every code is written back in one canonical spelling, `BASE/MOD/MOD`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from cpsat_pairing.errors import InputError
+
+__all__ = ["BASES", "TieBreak", "parse_tiebreak", "parse_tiebreaks"]
+
+# base code -> modifiers it takes
+BASES: dict[str, str] = {
+    "PTS": "", "TPN": "", "RTNG": "U",
+    "DE": "P", "EDE": "P",
+    "WIN": "", "WON": "", "BPG": "", "BWG": "", "GE": "", "REP": "",
+    "PS": "C", "KS": "LP",
+    "BH": "CMP", "FB": "CMP", "AOB": "CMP", "SB": "CMP", "ESB": "CMP",
+    "ARO": "CMU", "TPR": "U", "PTP": "U", "APRO": "U", "APPO": "U",
+}
+
+_TOKEN = re.compile(r"^([A-Z]+)((?:[/\-#!][A-Z][0-9.+\-]*)*)$")
+_MODIFIER = re.compile(r"[/\-#!]([A-Z])([0-9.+\-]*)")
+_SPLIT = re.compile(r"[^\s,;]+")
+
+
+@dataclass(frozen=True, slots=True)
+class TieBreak:
+    """One tie-break of an ordered list, with its modifiers."""
+
+    code: str  # canonical spelling, e.g. "BH/C1"
+    base: str
+    cut_low: int = 0
+    cut_high: int = 0
+    played: bool = False  # `P`: unplayed games counted as played
+    limit_percent: Fraction = Fraction(50)  # `L`: Koya limit
+    limit_offset: Fraction = Fraction(0)
+    unrated: int | None = None  # `U`: the rating of unrated players
+
+
+def parse_tiebreak(token: str) -> TieBreak | str:
+    """The tie-break `token` names, or the reason it names none."""
+    m = _TOKEN.match(token.upper())
+    if m is None or m.group(1) not in BASES:
+        return f"unknown tie-break code {token!r}"
+    base, allowed = m.group(1), BASES[m.group(1)]
+    cut_low = cut_high = 0
+    played = False
+    percent, offset = Fraction(50), Fraction(0)
+    unrated: int | None = None
+    mods: list[str] = []
+    for letter, arg in _MODIFIER.findall(m.group(2)):
+        if letter not in allowed:
+            return f"tie-break {token!r}: {base} takes no modifier {letter!r}"
+        if letter in "CM":
+            if not arg.isdigit():
+                return f"tie-break {token!r}: {letter} needs a number of values to cut"
+            cut_low = int(arg)
+            cut_high = int(arg) if letter == "M" else 0
+        elif letter == "P":
+            if arg:
+                return f"tie-break {token!r}: P takes no argument"
+            played = True
+        elif letter == "U":
+            if not arg.isdigit():
+                return f"tie-break {token!r}: U needs a rating"
+            unrated = int(arg)
+        elif letter == "L":
+            parsed = _limit(arg)
+            if parsed is None:
+                return f"tie-break {token!r}: L needs a limit (L60, L+1, L-1, L+1.5)"
+            percent, offset = parsed
+        mods.append(letter + arg)
+    code = "/".join([base, *mods])
+    return TieBreak(code, base, cut_low, cut_high, played, percent, offset, unrated)
+
+
+def _limit(arg: str) -> tuple[Fraction, Fraction] | None:
+    if arg.isdigit():
+        return Fraction(int(arg)), Fraction(0)
+    if len(arg) >= 2 and arg[0] in "+-" and re.fullmatch(r"\d+(\.\d+)?", arg[1:]):
+        sign = 1 if arg[0] == "+" else -1
+        value = Fraction(arg[1:]) if "." in arg else Fraction(int(arg[1:]), 2)
+        return Fraction(50), sign * value
+    return None
+
+
+def parse_tiebreaks(text: str, *, file: str = "--tiebreaks", line: int = 1, column: int = 1,
+                    line_text: str | None = None) -> tuple[TieBreak, ...]:
+    """An ordered list of tie-breaks; `column` is where `text` starts in its line.
+
+    Raises:
+        InputError: a code is unknown or malformed (naming it, with its column).
+    """
+    out: list[TieBreak] = []
+    for m in _SPLIT.finditer(text):
+        parsed = parse_tiebreak(m.group(0))
+        if isinstance(parsed, str):
+            raise InputError(parsed, file=file, line=line, column=column + m.start(), text=line_text)
+        out.append(parsed)
+    return tuple(out)
