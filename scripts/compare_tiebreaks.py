@@ -23,7 +23,8 @@ from pathlib import Path
 from cpsat_pairing.apps.standings import standings
 from cpsat_pairing.formats import read_trf
 
-DEFAULT = "BH/C1 BH SB WIN WON BPG BWG REP PS ARO TPR PTP APRO APPO FB AOB BH/M1 SB/C1 KS DE"
+# FB last: a calculator may carry fore-Buchholz's changed last round into the codes after it.
+DEFAULT = "BH/C1 BH SB WIN WON BPG BWG REP PS ARO TPR PTP APRO APPO AOB BH/M1 SB/C1 KS DE FB"
 
 
 def parse_table(text: str) -> tuple[list[str], dict[int, dict[str, str]]]:

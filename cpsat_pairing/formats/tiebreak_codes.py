@@ -16,7 +16,7 @@ from fractions import Fraction
 
 from cpsat_pairing.errors import InputError
 
-__all__ = ["BASES", "TieBreak", "parse_tiebreak", "parse_tiebreaks"]
+__all__ = ["BASES", "TEAM_BASES", "TieBreak", "parse_tiebreak", "parse_tiebreaks"]
 
 # base code -> modifiers it takes
 BASES: dict[str, str] = {
@@ -27,8 +27,14 @@ BASES: dict[str, str] = {
     "BH": "CMP", "FB": "CMP", "AOB": "CMP", "SB": "CMP", "ESB": "CMP",
     "ARO": "CMU", "TPR": "U", "PTP": "U", "APRO": "U", "APPO": "U",
 }
+# Team tie-breaks (C.07 Art. 11-13): read so that a team file's 202 stays readable.
+TEAM_BASES: dict[str, str] = {
+    "MPTS": "", "GPTS": "", "MPVGP": "", "EDEC": "P", "EDET": "P", "EDEB": "P", "EDEBT": "P", "EDEBB": "P",
+    "EMMSB": "CMP", "EMGSB": "CMP", "EGMSB": "CMP", "EGGSB": "CMP", "BC": "", "TBR": "", "BBE": "", "SSSC": "",
+}
+BASES.update(TEAM_BASES)
 
-_TOKEN = re.compile(r"^([A-Z]+)((?:[/\-#!][A-Z][0-9.+\-]*)*)$")
+_TOKEN = re.compile(r"^([A-Z]+)(:(?:MP|GP|MM|MG|GM|GG))?((?:[/\-#!][A-Z][0-9.+\-]*)*)$")
 _MODIFIER = re.compile(r"[/\-#!]([A-Z])([0-9.+\-]*)")
 _SPLIT = re.compile(r"[^\s,;]+")
 
@@ -58,7 +64,7 @@ def parse_tiebreak(token: str) -> TieBreak | str:
     percent, offset = Fraction(50), Fraction(0)
     unrated: int | None = None
     mods: list[str] = []
-    for letter, arg in _MODIFIER.findall(m.group(2)):
+    for letter, arg in _MODIFIER.findall(m.group(3)):
         if letter not in allowed:
             return f"tie-break {token!r}: {base} takes no modifier {letter!r}"
         if letter in "CM":
@@ -80,7 +86,7 @@ def parse_tiebreak(token: str) -> TieBreak | str:
                 return f"tie-break {token!r}: L needs a limit (L60, L+1, L-1, L+1.5)"
             percent, offset = parsed
         mods.append(letter + arg)
-    code = "/".join([base, *mods])
+    code = "/".join([base + (m.group(2) or ""), *mods])
     return TieBreak(code, base, cut_low, cut_high, played, percent, offset, unrated)
 
 

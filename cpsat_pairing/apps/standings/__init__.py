@@ -16,7 +16,8 @@ from cpsat_pairing.apps.standings.ranking import rank
 from cpsat_pairing.apps.standings.record import Rules, build_record, choose_rules, last_complete_round
 from cpsat_pairing.apps.standings.tiebreaks import TIEBREAKS, Context, Part, Value
 from cpsat_pairing.domain.tournament import Tournament
-from cpsat_pairing.formats.tiebreak_codes import TieBreak, parse_tiebreak, parse_tiebreaks
+from cpsat_pairing.errors import InputError
+from cpsat_pairing.formats.tiebreak_codes import TEAM_BASES, TieBreak, parse_tiebreak, parse_tiebreaks
 
 __all__ = ["DEFAULT_TIEBREAKS", "Part", "Row", "Rules", "Standings", "Value", "standings"]
 
@@ -64,23 +65,33 @@ def _known(code: str) -> TieBreak:
     return tb
 
 
+def _values(ctx: Context, tb: TieBreak, t: Tournament) -> dict[int, Value]:
+    if tb.base in TIEBREAKS:
+        return TIEBREAKS[tb.base](ctx, tb)
+    if tb.base in TEAM_BASES:
+        return {p.id: Value(None, note="a team tie-break: undefined for individual players") for p in t.players}
+    return {}  # DE and EDE: values set while ranking
+
+
 def standings(t: Tournament, round: int | None = None, tiebreaks: str | Sequence[str] | None = None,
               rules: str | None = None) -> Standings:
     """The standings after `round`.
 
     Raises:
         InputError: a tie-break code is unknown (named, with its column).
-        ValueError: `round` is outside the rounds played, or `rules` is not 2024/2026.
+        InputError: `round` is outside the rounds played, or `rules` is not 2024/2026.
     """
     last = last_complete_round(t)
     rnd = last if round is None else round
     if not 0 <= rnd <= max(last, t.rounds_played):
-        raise ValueError(f"round {rnd}: the file has rounds 1 to {t.rounds_played}")
+        raise InputError(f"--round {rnd}: the file has rounds 1 to {t.rounds_played}", file=t.source or "<string>")
+    if rules is not None and rules not in ("2024", "2026"):
+        raise InputError(f"--tiebreak-rules {rules!r}: expected 2024 or 2026", file=t.source or "<string>")
     chosen, source = _chosen(t, tiebreaks)
     which, why = choose_rules(t, rules)
     ctx = Context(build_record(t, rnd), which)
     points = TIEBREAKS["PTS"](ctx, _known("PTS"))
-    values = [(tb, TIEBREAKS[tb.base](ctx, tb) if tb.base in TIEBREAKS else {}) for tb in chosen]
+    values = [(tb, _values(ctx, tb, t)) for tb in chosen]
     order = rank(ctx, [(_known("PTS"), points), *values], [p.id for p in t.players])
     rows = tuple(
         Row(pid, t.player(pid).name, i, points[pid], {tb.code: v[pid] for tb, v in values})

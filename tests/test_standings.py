@@ -1,0 +1,216 @@
+"""Standings and C.07 tie-breaks: codes, the 202/212 records, hand-computed values on
+small tournaments (byes, forfeits, withdrawals under both texts), ratings, direct
+encounter, the command line, and agreement with stored tables of the FIDE TEC's
+calculator on a sample of the corpus."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import cpsat_pairing as cp
+from cpsat_pairing.apps.standings import standings
+from cpsat_pairing.apps.standings.ratings import dp, expected_hundredths, perfect_performance, performance
+from cpsat_pairing.errors import InputError
+from cpsat_pairing.formats.tiebreak_codes import parse_tiebreaks
+from cpsat_pairing.interface.cli import app
+
+FIXTURES = Path(__file__).parent / "fixtures" / "tiebreaks"
+
+
+def trf(rows: list[str], extra: str = "") -> cp.Tournament:
+    """A tournament from `001` lines given as 'id rating | blocks' (blocks 'OPP C R')."""
+    lines = ["012 T", *([extra] if extra else [])]
+    for row in rows:
+        head, blocks = row.split("|")
+        pid, rating = head.split()
+        line = f"001 {int(pid):4d}      {'Player ' + pid:<33} {int(rating):4d}"
+        line = line.ljust(91)
+        for b in blocks.split(","):
+            opp, col, res = b.split()
+            line += f"{int(opp):4d} {col} {res}  "
+        lines.append(line)
+    return cp.parse_trf("\n".join(lines) + "\n")
+
+
+def values(t: cp.Tournament, codes: str, rules: str = "2024") -> dict[int, dict[str, object]]:
+    s = standings(t, tiebreaks=codes, rules=rules)
+    return {r.id: {c: v.value for c, v in r.tiebreaks.items()} | {"rank": r.rank} for r in s.rows}
+
+
+# -- codes --------------------------------------------------------------------------------
+
+
+def test_codes_are_read_leniently_and_written_canonically() -> None:
+    found = parse_tiebreaks("bh-c1, BH/M2  sb ks/l+1 aro/c1/u1400 DE")
+    assert [t.code for t in found] == ["BH/C1", "BH/M2", "SB", "KS/L+1", "ARO/C1/U1400", "DE"]
+    assert found[1].cut_low == found[1].cut_high == 2
+    assert found[3].limit_offset == Fraction(1, 2) and found[4].unrated == 1400
+
+
+def test_unknown_code_names_it_with_its_column() -> None:
+    with pytest.raises(InputError) as exc:
+        parse_tiebreaks("BH/C1 XYZ")
+    assert "XYZ" in exc.value.message and exc.value.column == 7
+    with pytest.raises(InputError, match="no modifier"):
+        parse_tiebreaks("WIN/C1")
+
+
+def test_202_and_212_records_are_read_and_checked() -> None:
+    t = trf(["1 2000|2 w 1", "2 1900|1 b 0"], "202 BH-C1,SB DE")
+    assert t.tiebreaks == ("BH/C1", "SB", "DE") and t.dialect == "trf26"
+    assert standings(t).tiebreaks == ("BH/C1", "SB", "DE") and standings(t).source == "file 202"
+    t = trf(["1 2000|2 w 1", "2 1900|1 b 0"], "212 PTS BH")
+    assert t.standings_order == ("PTS", "BH") and standings(t).tiebreaks == ("BH",)
+    with pytest.raises(InputError) as exc:
+        trf(["1 2000|2 w 1", "2 1900|1 b 0"], "202 BH QQ")
+    assert (exc.value.line, exc.value.column) == (2, 8) and "QQ" in exc.value.message
+
+
+def test_default_list_when_the_file_declares_none() -> None:
+    s = standings(trf(["1 2000|2 w 1", "2 1900|1 b 0"]))
+    assert s.source == "default" and s.tiebreaks == ("BH/C1", "BH", "SB", "DE", "WIN")
+
+
+# -- Art. 16: unplayed rounds ---------------------------------------------------------------
+
+# Four rounds.  1 beats 2, 3 and 4 and takes a half-point bye in round 4 (3.5); 3
+# withdraws after round 2: a forfeit loss to 2 in round 3, absent in round 4 (0.5);
+# 2 beats 4, wins by forfeit, loses to 4 in round 4 (2); 4 has 1.5.
+SMALL = [
+    "1 2000|2 w 1,3 b 1,4 w 1,0 - H",
+    "2 1900|1 b 0,4 w 1,3 b +,4 b 0",
+    "3 1800|4 w =,1 w 0,2 w -,0 - Z",
+    "4 1700|3 b =,2 b 0,1 b 0,2 w 1",
+]
+
+
+def test_buchholz_dummy_opponent_2024() -> None:
+    """2024: an unplayed round is a game against a dummy with the player's own score;
+    for his opponents, a withdrawn player's rounds without opponent after his last
+    presence count as draws (3: 0.5 + 0 + 0 + 0.5 = 1)."""
+    v = values(trf(SMALL), "BH")
+    assert v[1]["BH"] == 2 + 1 + Fraction(3, 2) + Fraction(7, 2)  # the bye: own 3.5
+    assert v[2]["BH"] == Fraction(7, 2) + Fraction(3, 2) + 2 + Fraction(3, 2)  # forfeit win: own 2
+    assert v[3]["BH"] == Fraction(3, 2) + Fraction(7, 2) + Fraction(1, 2) + Fraction(1, 2)
+
+
+def test_buchholz_caps_of_2026() -> None:
+    """2026: a forfeit's dummy is worth no more than the opponent's score (16.4.1), a
+    bye's no more than half the rounds (16.4.2)."""
+    v = values(trf(SMALL), "BH", rules="2026")
+    assert v[1]["BH"] == 2 + 1 + Fraction(3, 2) + 2  # the bye: min(3.5, 0.5 x 4)
+    assert v[2]["BH"] == Fraction(7, 2) + Fraction(3, 2) + 1 + Fraction(3, 2)  # min(2, 3's 1)
+    assert v[3]["BH"] == values(trf(SMALL), "BH")[3]["BH"]  # 0.5 is below both caps
+
+
+def test_cut_removes_a_voluntarily_unplayed_round_first() -> None:
+    s = standings(trf(SMALL), tiebreaks="BH/C1", rules="2024")
+    assert s.row(1).tiebreaks["BH/C1"].cut == (4,)  # the bye (3.5), not 3's 1
+    assert s.row(1).tiebreaks["BH/C1"].value == Fraction(9, 2)
+    assert s.row(2).tiebreaks["BH/C1"].cut == (2,)  # no VUR: the least value (1.5, first)
+    assert s.row(3).tiebreaks["BH/C1"].cut == (3,)
+
+
+def test_sonneborn_berger_and_progressive_and_wins() -> None:
+    v = values(trf(SMALL), "SB PS PS/C1 WIN WON BPG BWG REP KS", rules="2024")
+    assert v[1]["SB"] == 2 + 1 + Fraction(3, 2) + Fraction(7, 2) / 2
+    assert v[1]["PS"] == 1 + 2 + 3 + Fraction(7, 2) and v[1]["PS/C1"] == 2 + 3 + Fraction(7, 2)
+    assert (v[1]["WIN"], v[1]["WON"], v[1]["BPG"], v[1]["BWG"], v[1]["REP"]) == (3, 3, 1, 1, 3)
+    assert (v[2]["WIN"], v[2]["WON"], v[2]["REP"]) == (2, 1, 4)  # the forfeit win counts for WIN
+    # Koya: opponents with at least 2 points (50 % of 4): 1 (3.5) and 2 (2)
+    assert v[1]["KS"] == 1 and v[2]["KS"] == 0 and v[4]["KS"] == 0 + 1
+
+
+def test_fore_buchholz_counts_the_last_round_as_drawn() -> None:
+    rows = ["1 2000|2 w 1,3 w 1", "2 1900|1 b 0,4 b 1", "3 1800|4 w 1,1 b 0", "4 1700|3 b 0,2 w 0"]
+    v = values(trf(rows, "XXR 2"), "FB BH")
+    # scores with round 2 drawn: 1: 1.5, 2: 0.5, 3: 1.5, 4: 0.5
+    assert v[1]["FB"] == Fraction(1, 2) + Fraction(3, 2) and v[1]["BH"] == 0 + 1 + 1
+
+
+# -- ratings -----------------------------------------------------------------------------
+
+
+def test_fide_rating_tables() -> None:
+    assert (dp(50), dp(75), dp(100), dp(0), dp(25)) == (0, 193, 800, -800, -193)
+    assert expected_hundredths(2000, 2000) == 50 and expected_hundredths(2100, 2000) == 64
+    assert expected_hundredths(2000, 2100) == 36 and expected_hundredths(2800, 2000) == 100
+
+
+def test_performance_ratings() -> None:
+    assert performance(Fraction(3, 2), [2000, 2100, 2200]) == 2100 + 0
+    assert performance(Fraction(2), [2000, 2000]) == 2800
+    assert perfect_performance(Fraction(1), [2000, 2000]) == 1997  # 0.50 each down to 3 points below
+    assert perfect_performance(Fraction(0), [1900, 2000]) == 1100
+    assert perfect_performance(Fraction(2), [1900, 2000]) == 2800
+
+
+def test_rating_tiebreaks_undefined_with_an_unrated_player() -> None:
+    rows = ["1 2000|2 w 1", "2 0|1 b 0"]
+    v = values(trf(rows), "ARO TPR RTNG ARO/U1000")
+    assert v[1]["ARO"] is None and v[1]["TPR"] is None and v[1]["RTNG"] is None
+    assert v[1]["ARO/U1000"] == 1000
+
+
+# -- direct encounter ----------------------------------------------------------------------
+
+
+def test_direct_encounter_breaks_a_tie_between_players_who_met() -> None:
+    # 2 and 3 both score 1; 3 beat 2
+    rows = ["1 2000|4 w 1,2 w 1", "2 1900|3 b 0,1 b 0", "3 1800|2 w 1,4 b 0", "4 1700|1 b 0,3 w 1"]
+    s = standings(trf(rows), tiebreaks="DE")
+    tied = [r.id for r in s.rows if r.points.value == 1]
+    assert tied == [3, 4] or tied == [4, 3]
+    # 3 and 4 met in round 2: 4 won
+    assert tied == [4, 3] and s.row(4).tiebreaks["DE"].value == 1
+
+
+# -- the command line -----------------------------------------------------------------------
+
+
+def test_cli_json_shape_and_errors(tmp_path: Path) -> None:
+    f = FIXTURES / "t000003.trf"
+    out = CliRunner().invoke(app, ["standings", str(f), "-f", "json", "--tiebreaks", "BH/C1 ARO"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert set(data) == {"round", "rules", "tiebreaks", "players"} and data["tiebreaks"] == ["BH/C1", "ARO"]
+    assert set(data["players"][0]) == {"id", "name", "rank", "points", "tiebreaks"}
+    assert data["rules"] == "2026" and data["round"] == 5
+    bad = CliRunner().invoke(app, ["standings", str(f), "--tiebreaks", "BH NOPE"])
+    assert bad.exit_code == 3 and "NOPE" in bad.output
+    for fmt in ("csv", "html"):
+        assert CliRunner().invoke(app, ["standings", str(f), "-f", fmt]).exit_code == 0
+
+
+def test_rules_chosen_by_start_date() -> None:
+    rows = ["1 2000|2 w 1", "2 1900|1 b 0"]
+    assert standings(trf(rows, "042 2025/05/01")).rules.value == "2024"
+    assert standings(trf(rows, "042 2026/03/01")).rules.value == "2026"
+    assert standings(trf(rows, "042 2025/05/01"), rules="2026").rules.value == "2026"
+
+
+# -- the FIDE TEC's calculator, stored ------------------------------------------------------
+
+STORED = "BH/C1 BH SB WIN WON BPG BWG REP PS ARO TPR APRO AOB BH/M1 SB/C1 KS"
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in FIXTURES.glob("*.trf")))
+def test_agrees_with_the_tec_calculator(name: str) -> None:
+    """Every value and rank of the stored tables, except the documented differences
+    (docs/tiebreaks.md: PTP of a full score, and what follows from it in APPO; FB)."""
+    header, *lines = [ln.split(",") for ln in (FIXTURES / f"{name}.csv").read_text().splitlines() if "," in ln]
+    theirs = {int(c[1]): dict(zip(header, c)) for c in lines}
+    s = standings(cp.read_trf(FIXTURES / f"{name}.trf"), tiebreaks=STORED)
+    for row in s.rows:
+        t = theirs[row.id]
+        for code in STORED.split():
+            ours = row.tiebreaks[code].value
+            text = t[code]
+            decimals = len(text.split(".")[1]) if "." in text else 0
+            assert ours is not None and abs(Fraction(text) - Fraction(ours)) <= Fraction(1, 2 * 10**decimals), (
+                name, row.id, code, text, ours)
