@@ -11,7 +11,7 @@ from cpsat_pairing.formats.tiebreak_codes import TieBreak
 
 __all__ = ["rank"]
 
-Key = Callable[[int], tuple[int, Fraction]]
+Key = Callable[[int], tuple[int, Fraction | int]]
 
 
 def _direct_encounter(ctx: Context, tb: TieBreak, group: Sequence[int], out: dict[int, Value]) -> list[list[int]]:
@@ -94,7 +94,7 @@ def _key(tb: TieBreak, values: dict[int, Value]) -> Key:
     """Higher is better except for the pairing number; an undefined value ranks last."""
     sign = 1 if tb.base == "TPN" else -1
 
-    def key(pid: int) -> tuple[int, Fraction]:
+    def key(pid: int) -> tuple[int, Fraction | int]:
         v = values[pid].value
-        return (1, Fraction(0)) if v is None else (0, sign * Fraction(v))
+        return (1, 0) if v is None else (0, -v if sign < 0 else v)
     return key

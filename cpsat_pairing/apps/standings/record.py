@@ -91,19 +91,23 @@ def build_record(t: Tournament, rounds: int) -> Record:
     win, draw = int(s.win * scale), int(s.draw * scale)
     facts: dict[int, tuple[RoundFact, ...]] = {}
     total: dict[int, int] = {}
+    units = {code: int(s.points(RoundEntry(None, None, code).outcome) * scale)
+             for code in "10=WDL+-HFUZ" + PENDING_RESULT}
     for p in t.players:
         row = []
         for r in range(1, rounds + 1):
             e = p.entry(r)
             kind = _kind(e)
-            pts = int(s.points(e.outcome) * scale) if e is not None else 0
-            if kind is Kind.FORFEIT_LOSS and e is not None and e.result == "-":
-                opp = t.player(e.opponent).entry(r) if e.opponent is not None else None
+            if e is None:
+                row.append(RoundFact(r, kind, None, None, 0, True))
+                continue
+            pts = units[e.result]
+            if kind is Kind.FORFEIT_LOSS and e.opponent is not None:
+                opp = t.player(e.opponent).entry(r)
                 if opp is not None and opp.result == "-":
                     kind = Kind.DOUBLE_FORFEIT
-            vur = kind is not Kind.GAME and pts < win
-            row.append(RoundFact(r, kind, e.opponent if e is not None else None,
-                                 e.colour if e is not None and kind is Kind.GAME else None, pts, vur))
+            played = kind is Kind.GAME
+            row.append(RoundFact(r, kind, e.opponent, e.colour if played else None, pts, not played and pts < win))
         facts[p.id] = tuple(row)
         total[p.id] = sum(f.points for f in row)
     return Record(t, rounds, scale, win, draw, facts, total)

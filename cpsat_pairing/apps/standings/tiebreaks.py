@@ -34,10 +34,22 @@ class Part:
 
 @dataclass(frozen=True, slots=True)
 class Value:
+    """A tie-break value and what made it up.  `raw` holds the parts of the big
+    families as (round, opponent, units, why), turned into `parts` only when read:
+    standings of thousands of players need the values, an explanation the parts."""
+
     value: Number | None
-    parts: tuple[Part, ...] = ()
+    given: tuple[Part, ...] = ()
     cut: tuple[int, ...] = ()  # rounds a cut or median removed, in the order removed
     note: str = ""
+    raw: tuple[tuple[int, int | None, int, str], ...] = ()
+    unit: Fraction = Fraction(1)
+
+    @property
+    def parts(self) -> tuple[Part, ...]:
+        if self.raw:
+            return tuple(Part(r, o, units * self.unit, why) for r, o, units, why in self.raw)
+        return self.given
 
 
 @dataclass
@@ -168,11 +180,8 @@ def _buchholz_family(ctx: Context, tb: TieBreak, fore: bool, sb: bool) -> Result
             own += rec.draw - rec.facts[pid][-1].points
         items = _buchholz_items(ctx, tb, pid, adjusted, own, fore, sb)
         kept, cut = _cut(items, tb.cut_low, tb.cut_high, rec.rounds)
-        out[pid] = Value(
-            sum(i.value for i in kept) * unit,
-            tuple(Part(i.round, i.opponent, i.value * unit, i.why) for i in items),
-            tuple(cut),
-        )
+        out[pid] = Value(sum(i.value for i in kept) * unit, cut=tuple(cut),
+                         raw=tuple((i.round, i.opponent, i.value, i.why) for i in items), unit=unit)
     return out
 
 
@@ -302,8 +311,9 @@ def ks(ctx: Context, tb: TieBreak) -> Result:
 def pts(ctx: Context, tb: TieBreak) -> Result:
     """PTS, the points (Art. 4): the primary score."""
     rec = ctx.record
-    return {pid: Value(ctx.fraction(rec.total[pid]),
-                       tuple(Part(f.round, f.opponent, ctx.fraction(f.points), f.kind.value) for f in facts))
+    unit = Fraction(1, rec.scale)
+    return {pid: Value(ctx.fraction(rec.total[pid]), raw=tuple((f.round, f.opponent, f.points, f.kind.value)
+                                                                for f in facts), unit=unit)
             for pid, facts in rec.facts.items()}
 
 

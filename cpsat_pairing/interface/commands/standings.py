@@ -33,8 +33,8 @@ def standings(
     file: FileArg,
     round: Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: the last played).")] = None,
     tiebreaks: Annotated[str | None, typer.Option(
-        "--tiebreaks", "-t", help='Tie-breaks, e.g. "BH/C1 BH SB DE WIN" (default: those the file declares, '
-        "else C.07's recommended list for an individual Swiss).")] = None,
+        "--tiebreaks", "-t", help='Tie-breaks, e.g. "BH/C1 BH SB DE WIN", when the file declares none (202/212); '
+        "else C.07's recommended list for an individual Swiss.")] = None,
     rules: Annotated[TieBreakRules | None, typer.Option(
         "--tiebreak-rules", help="C.07 text (default: by the start date, 042).")] = None,
     fmt: Annotated[StandingsFormat, typer.Option("--format", "-f", help="Output format.")] = StandingsFormat.table,
@@ -42,7 +42,8 @@ def standings(
 ) -> None:
     """Rank the players by points and the tie-breaks of FIDE C.07 (2024 or 2026 text)."""
     t = load_tournament(file)
-    declared = tiebreaks if tiebreaks is not None else None
+    # The file's own list (202, 212) comes first, then --tiebreaks (issue 42's order).
+    declared = None if t.tiebreaks or t.standings_order else tiebreaks
     s = compute(t, round=round, tiebreaks=declared, rules=rules.value if rules else None)
     if fmt is StandingsFormat.json:
         write_output(json.dumps(standings_dict(s), indent=2, ensure_ascii=False) + "\n", output)
