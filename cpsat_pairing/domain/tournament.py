@@ -252,6 +252,19 @@ def player_points(player: Player, scoring: Scoring, upto: int | None = None) -> 
     return sum((scoring.points(e.outcome) for e in rounds if e is not None), Fraction(0))
 
 
+def declared_points_agree(t: Tournament, p: Player) -> bool:
+    """The Points column (81-84) agrees with the results: the total, the total before an
+    appended round not played yet, either with the next round's acceleration (programs
+    write all four).  True when the column is blank."""
+    if p.declared_points is None:
+        return True
+    played = t.rounds_played
+    extra = next((a.points(played + 1) for a in t.acceleration if a.player_id == p.id), Fraction(0))
+    total = player_points(p, t.scoring)
+    so_far = player_points(p, t.scoring, upto=played)
+    return p.declared_points in {total, so_far, total + extra, so_far + extra}
+
+
 def history(t: Tournament, rnd: int) -> Tournament:
     """The tournament as it stood before round `rnd` was paired.
 

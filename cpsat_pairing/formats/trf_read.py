@@ -31,7 +31,8 @@ from pathlib import Path
 from typing import ClassVar
 
 from cpsat_pairing.domain.tournament import (
-    BYE_RESULTS, PENDING_RESULT, Acceleration, Colour, ForbiddenPairs, Player, Scoring, Tournament, player_points,
+    BYE_RESULTS, PENDING_RESULT, Acceleration, Colour, ForbiddenPairs, Player, Scoring, Tournament,
+    declared_points_agree, player_points,
 )
 from cpsat_pairing.errors import FileAccessError, InconsistentData, InputError
 from cpsat_pairing.formats.fields import (
@@ -358,21 +359,13 @@ class _Reader:
 
     def _check_points(self, t: Tournament) -> None:
         """Points (81-84) should equal the results under the scoring; the results decide."""
-        played = t.rounds_played
-        next_round = played + 1
-        accel = {a.player_id: a.points(next_round) for a in t.acceleration}
         for p in t.players:
-            if p.declared_points is None:
-                continue
-            total = player_points(p, t.scoring)
-            so_far = player_points(p, t.scoring, upto=played)
-            extra = accel.get(p.id, Fraction(0))
-            if p.declared_points in {total, so_far, total + extra, so_far + extra}:
+            if declared_points_agree(t, p) or p.declared_points is None:
                 continue
             self.warn(
                 self.player_line[p.id], POINTS_COLS[0],
                 f"player {p.id}: Points column says {format_points(p.declared_points)}, "
-                f"the results give {format_points(total)} (the results are used)",
+                f"the results give {format_points(player_points(p, t.scoring))} (the results are used)",
             )
 
 

@@ -46,6 +46,17 @@ class Value:
     unit: Fraction = Fraction(1)
 
     @property
+    def text(self) -> str:
+        """As people read it: 4, 12.5, 13.625, 2150; "-" when undefined."""
+        x = self.value
+        if x is None:
+            return "-"
+        if isinstance(x, int) or x.denominator == 1:
+            return str(int(x))
+        exact = f"{float(x):.6f}".rstrip("0")
+        return exact if Fraction(exact) == x else f"{float(x):.3f}"
+
+    @property
     def parts(self) -> tuple[Part, ...]:
         if self.raw:
             return tuple(Part(r, o, units * self.unit, why) for r, o, units, why in self.raw)

@@ -25,13 +25,7 @@ def _plain(v: Fraction | int | None) -> int | float | None:
 
 
 def value_text(v: Value) -> str:
-    x = v.value
-    if x is None:
-        return "-"
-    if isinstance(x, int) or x.denominator == 1:
-        return str(int(x))
-    text = f"{float(x):.3f}".rstrip("0")
-    return text if Fraction(text) == x else f"{float(x):.2f}"
+    return v.text
 
 
 def source_text(s: Standings) -> str:
