@@ -11,6 +11,7 @@ results.  TRF records carry no tie-break values, so there are none to recompute.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 from cpsat_pairing.apps.standings import Row, Standings, standings
 from cpsat_pairing.apps.standings.record import choose_rules, last_complete_round
@@ -45,7 +46,7 @@ def _rounds_text(t: Tournament, pid: int, upto: int) -> str:
     parts = []
     for r in range(1, upto + 1):
         e = p.entry(r)
-        pts = t.scoring.points(e.outcome) if e is not None else 0
+        pts = t.scoring.points(e.outcome) if e is not None else Fraction(0)
         parts.append(f"r{r} {points_text(pts) if e is not None else '-'}")
     return ", ".join(parts)
 

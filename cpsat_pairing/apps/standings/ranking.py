@@ -3,7 +3,7 @@ the earlier criteria left tied and so cannot be a value computed alone."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 
 from cpsat_pairing.apps.standings.tiebreaks import Context, Part, Value
@@ -11,7 +11,6 @@ from cpsat_pairing.formats.tiebreak_codes import TieBreak
 
 __all__ = ["rank"]
 
-Key = Callable[[int], tuple[int, Fraction | int]]
 
 
 def _direct_encounter(ctx: Context, tb: TieBreak, group: Sequence[int], out: dict[int, Value]) -> list[list[int]]:
@@ -72,29 +71,24 @@ def rank(ctx: Context, criteria: Sequence[tuple[TieBreak, dict[int, Value]]], pl
                 values.setdefault(pid, Value(None, note="not tied: direct encounter does not apply"))
             groups = split
             continue
-        key = _key(tb, values)
         split = []
+        descending = tb.base != "TPN"
         for g in groups:
             if len(g) == 1:
                 split.append(g)
                 continue
-            ordered = sorted(g, key=lambda p: (key(p), p))
-            current: list[int] = []
-            for pid in ordered:
-                if current and key(current[-1]) != key(pid):
+            # an undefined value ranks last; equal values keep pairing-number order (a stable sort)
+            keyed = [(values[p].order, p) for p in g]
+            if descending:
+                keyed.sort(key=lambda kp: (kp[0] is not None, kp[0] or 0), reverse=True)
+            else:
+                keyed.sort(key=lambda kp: (kp[0] is None, kp[0] or 0))
+            current = [keyed[0][1]]
+            for (before, _), (now, pid) in zip(keyed, keyed[1:]):
+                if now != before:
                     split.append(current)
                     current = []
                 current.append(pid)
             split.append(current)
         groups = split
     return [pid for g in groups for pid in g]
-
-
-def _key(tb: TieBreak, values: dict[int, Value]) -> Key:
-    """Higher is better except for the pairing number; an undefined value ranks last."""
-    sign = 1 if tb.base == "TPN" else -1
-
-    def key(pid: int) -> tuple[int, Fraction | int]:
-        v = values[pid].value
-        return (1, 0) if v is None else (0, -v if sign < 0 else v)
-    return key

@@ -50,10 +50,7 @@ class RoundFact:
     colour: Colour | None
     points: int  # in units
     vur: bool  # voluntary unplayed round (16.2): nothing scored as a win, nothing played
-
-    @property
-    def played(self) -> bool:
-        return self.kind is Kind.GAME
+    played: bool  # over the board
 
 
 @dataclass(frozen=True)
@@ -99,7 +96,7 @@ def build_record(t: Tournament, rounds: int) -> Record:
             e = p.entry(r)
             kind = _kind(e)
             if e is None:
-                row.append(RoundFact(r, kind, None, None, 0, True))
+                row.append(RoundFact(r, kind, None, None, 0, True, False))
                 continue
             pts = units[e.result]
             if kind is Kind.FORFEIT_LOSS and e.opponent is not None:
@@ -107,7 +104,8 @@ def build_record(t: Tournament, rounds: int) -> Record:
                 if opp is not None and opp.result == "-":
                     kind = Kind.DOUBLE_FORFEIT
             played = kind is Kind.GAME
-            row.append(RoundFact(r, kind, e.opponent, e.colour if played else None, pts, not played and pts < win))
+            row.append(RoundFact(r, kind, e.opponent, e.colour if played else None, pts, not played and pts < win,
+                                 played))
         facts[p.id] = tuple(row)
         total[p.id] = sum(f.points for f in row)
     return Record(t, rounds, scale, win, draw, facts, total)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from cpsat_pairing.apps.standings.ratings import average, perfect_performance, performance
 from cpsat_pairing.apps.standings.record import Kind, Record, RoundFact, Rules
@@ -42,8 +43,15 @@ class Value:
     given: tuple[Part, ...] = ()
     cut: tuple[int, ...] = ()  # rounds a cut or median removed, in the order removed
     note: str = ""
-    raw: tuple[tuple[int, int | None, int, str], ...] = ()
+    raw: tuple[tuple[int, int | None, int, Any], ...] = ()  # why: a str, or a reason for _reason_text
     unit: Fraction = Fraction(1)
+    key: int | None = None  # the value in units of `unit`, when known
+
+    @property
+    def order(self) -> Number | None:
+        """What ranking compares: the value, as whole units where they are at hand
+        (comparing integers is much faster than comparing fractions)."""
+        return self.value if self.key is None else self.key
 
     @property
     def text(self) -> str:
@@ -59,7 +67,8 @@ class Value:
     @property
     def parts(self) -> tuple[Part, ...]:
         if self.raw:
-            return tuple(Part(r, o, units * self.unit, why) for r, o, units, why in self.raw)
+            return tuple(Part(r, o, units * self.unit, why if isinstance(why, str) else _reason_text(why))
+                         for r, o, units, why in self.raw)
         return self.given
 
 
@@ -114,43 +123,67 @@ def _fore_applies(rec: Record, facts: tuple[RoundFact, ...]) -> bool:
     return rec.rounds == last and bool(facts) and facts[-1].opponent is not None
 
 
-@dataclass(slots=True)
-class _Item:
-    round: int
-    opponent: int | None
-    score: int  # the opponent's (or dummy's) score, units
-    value: int  # what the item adds: score (BH) or score x points (SB), units or units^2
-    vur: bool
-    why: str
+# An item of the Buchholz family: (round, opponent, score, value, vur, why) -- score the
+# opponent's (or dummy's) score in units, value what the item adds (the score for BH,
+# score x points for SB, in units^2), why a reason for _reason_text.
+_Item = tuple[int, int | None, int, int, bool, tuple[int, str, int | None, int, int | None, bool, int]]
+_OPPONENT, _DUMMY, _CAPPED_FORFEIT, _CAPPED_BYE = range(4)
 
 
-def _buchholz_items(ctx: Context, tb: TieBreak, pid: int, adjusted: dict[int, int], own: int,
-                    fore: bool, sb: bool) -> list[_Item]:
+def _reason_text(why: tuple[int, str, int | None, int, int | None, bool, int]) -> str:
+    """Why a Buchholz-family item is worth what it is, told only when asked for."""
+    code, kind, opponent, score, points, vur, scale = why
+    kind = Kind(kind).value
+    text = {
+        _OPPONENT: f"{kind}: opponent {opponent}'s score",
+        _DUMMY: f"{kind}: dummy opponent with the player's own score (16.4)",
+        _CAPPED_FORFEIT: f"{kind}: no more than opponent {opponent}'s score (2026, 16.4.1)",
+        _CAPPED_BYE: f"{kind}: no more than half a point a round (2026, 16.4.2)",
+    }[code]
+    if vur:
+        text += "; voluntarily unplayed, cut first"
+    if points is not None:
+        text += f" ({Value(Fraction(score, scale)).text}) x points scored ({Value(Fraction(points, scale)).text})"
+    return text
+
+
+def _buchholz_items(ctx: Context, tb: TieBreak, fore: bool, sb: bool) -> dict[int, list[_Item]]:
+    """Every player's items, shared by the codes that differ only in their cut."""
+    key = f"items:{fore}:{sb}:{tb.played}"
+    if key in ctx.cache:
+        return ctx.cache[key]  # type: ignore[return-value]
     rec = ctx.record
-    items = []
-    facts = rec.facts[pid]
-    fore_here = fore and _fore_applies(rec, facts)
-    for f in facts:
-        counts_played = f.played or (tb.played and f.opponent is not None) or (
-            fore_here and f.round == rec.rounds and f.opponent is not None)
-        if counts_played and f.opponent is not None:
-            score, vur = adjusted[f.opponent], False
-            why = f"{f.kind.value}: opponent {f.opponent}'s score"
-        else:
-            score, vur = own, f.vur
-            why = f"{f.kind.value}: dummy opponent with the player's own score (16.4)"
-            if ctx.rules is Rules.Y2026:
-                if f.opponent is not None and adjusted[f.opponent] < score:
-                    score = adjusted[f.opponent]
-                    why = f"{f.kind.value}: no more than opponent {f.opponent}'s score (2026, 16.4.1)"
-                elif f.opponent is None and rec.draw * rec.rounds < score:
-                    score = rec.draw * rec.rounds
-                    why = f"{f.kind.value}: no more than 50 % of the rounds (2026, 16.4.2)"
-            if vur:
-                why += "; voluntarily unplayed, cut first"
-        points = rec.draw if fore_here and f.round == rec.rounds else f.points
-        items.append(_Item(f.round, f.opponent, score, score * points if sb else score, vur, why))
-    return items
+    adjusted = _adjusted_scores(ctx, fore)
+    cap_2026 = ctx.rules is Rules.Y2026
+    half_of_rounds = rec.draw * rec.rounds
+    last, scale, draw, played_too = rec.rounds, rec.scale, rec.draw, tb.played
+    out: dict[int, list[_Item]] = {}
+    for pid, facts in rec.facts.items():
+        own = rec.total[pid]
+        fore_here = fore and _fore_applies(rec, facts)
+        if fore_here:
+            own += draw - facts[-1].points
+        items: list[_Item] = []
+        for f in facts:
+            opponent = f.opponent
+            if opponent is not None and (f.played or played_too or (fore_here and f.round == last)):
+                score, vur, code = adjusted[opponent], False, _OPPONENT
+            else:
+                score, vur, code = own, f.vur, _DUMMY
+                if cap_2026:
+                    if opponent is not None and adjusted[opponent] < score:
+                        score, code = adjusted[opponent], _CAPPED_FORFEIT
+                    elif opponent is None and half_of_rounds < score:
+                        score, code = half_of_rounds, _CAPPED_BYE
+            if sb:
+                points = draw if fore_here and f.round == last else f.points
+                items.append((f.round, opponent, score, score * points, vur,
+                              (code, f.kind, opponent, score, points, vur, scale)))
+            else:
+                items.append((f.round, opponent, score, score, vur, (code, f.kind, opponent, score, None, vur, scale)))
+        out[pid] = items
+    ctx.cache[key] = out
+    return out
 
 
 def _cut(items: list[_Item], low: int, high: int, rounds: int) -> tuple[list[_Item], list[int]]:
@@ -160,39 +193,37 @@ def _cut(items: list[_Item], low: int, high: int, rounds: int) -> tuple[list[_It
     raises his value (the TEC calculator's reading; see docs/tiebreaks.md)."""
     low = min(low, rounds)
     high = min(high, rounds - low)
+    if not low and not high:
+        return items, []
     kept = list(items)
     cut: list[int] = []
     for _ in range(low):
         if not kept:
             break
-        least = min(kept, key=lambda i: (i.score, i.value, i.round))
-        vurs = [i for i in kept if i.vur]
-        vur = min(vurs, key=lambda i: (i.value, i.score, i.round)) if vurs else None
-        drop = vur if vur is not None and vur.value >= least.value else least
+        least = min(kept, key=lambda i: (i[2], i[3], i[0]))
+        vurs = [i for i in kept if i[4]]
+        vur = min(vurs, key=lambda i: (i[3], i[2], i[0])) if vurs else None
+        drop = vur if vur is not None and vur[3] >= least[3] else least
         kept.remove(drop)
-        cut.append(drop.round)
+        cut.append(drop[0])
     for _ in range(high):
         if not kept:
             break
-        drop = max(kept, key=lambda i: (i.score, i.value, -i.round))
+        drop = max(kept, key=lambda i: (i[2], i[3], -i[0]))
         kept.remove(drop)
-        cut.append(drop.round)
+        cut.append(drop[0])
     return kept, cut
 
 
 def _buchholz_family(ctx: Context, tb: TieBreak, fore: bool, sb: bool) -> Result:
     rec = ctx.record
-    adjusted = _adjusted_scores(ctx, fore)
     unit = Fraction(1, rec.scale * rec.scale) if sb else Fraction(1, rec.scale)
     out: Result = {}
-    for pid in rec.facts:
-        own = rec.total[pid]
-        if fore and _fore_applies(rec, rec.facts[pid]):
-            own += rec.draw - rec.facts[pid][-1].points
-        items = _buchholz_items(ctx, tb, pid, adjusted, own, fore, sb)
+    for pid, items in _buchholz_items(ctx, tb, fore, sb).items():
         kept, cut = _cut(items, tb.cut_low, tb.cut_high, rec.rounds)
-        out[pid] = Value(sum(i.value for i in kept) * unit, cut=tuple(cut),
-                         raw=tuple((i.round, i.opponent, i.value, i.why) for i in items), unit=unit)
+        total = sum(i[3] for i in kept)
+        out[pid] = Value(total * unit, cut=tuple(cut), raw=tuple((i[0], i[1], i[3], i[5]) for i in items),
+                         unit=unit, key=total)
     return out
 
 
@@ -240,9 +271,11 @@ def aob(ctx: Context, tb: TieBreak) -> Result:
 
 
 def _count(ctx: Context, test: Callable[[RoundFact], bool], why: str) -> Result:
-    return {pid: Value(sum(1 for f in facts if test(f)), tuple(Part(f.round, f.opponent, 1, why)
-                                                           for f in facts if test(f)))
-            for pid, facts in ctx.record.facts.items()}
+    out: Result = {}
+    for pid, facts in ctx.record.facts.items():
+        raw = tuple((f.round, f.opponent, 1, why) for f in facts if test(f))
+        out[pid] = Value(len(raw), raw=raw, key=len(raw))
+    return out
 
 
 def win(ctx: Context, tb: TieBreak) -> Result:
@@ -324,7 +357,7 @@ def pts(ctx: Context, tb: TieBreak) -> Result:
     rec = ctx.record
     unit = Fraction(1, rec.scale)
     return {pid: Value(ctx.fraction(rec.total[pid]), raw=tuple((f.round, f.opponent, f.points, f.kind.value)
-                                                                for f in facts), unit=unit)
+                                                                for f in facts), unit=unit, key=rec.total[pid])
             for pid, facts in rec.facts.items()}
 
 

@@ -10,9 +10,12 @@ from typing import Any
 
 from rich.table import Table
 
-from cpsat_pairing.apps.standings import Standings, Value
+from cpsat_pairing.apps.standings import Part, Standings, Value
 
-__all__ = ["standings_csv", "standings_dict", "standings_html", "standings_table", "value_text"]
+__all__ = [
+    "standings_csv", "standings_dict", "standings_html", "standings_table", "tiebreak_sentences", "tiebreak_story_json",
+    "value_text",
+]
 
 
 def _plain(v: Fraction | int | None) -> int | float | None:
@@ -82,3 +85,40 @@ def standings_html(s: Standings, title: str = "") -> str:
             f"<body>\n<h1>{e(title or 'Standings')} after round {s.round}</h1>\n"
             f"<p>Tie-breaks: {e(source_text(s))}. C.07 text of {e(s.rules.value)}: {e(s.rules_why)}.</p>\n"
             f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{rows}\n</tbody></table>\n</body></html>\n")
+
+
+# --- explain --player N --tiebreaks ----------------------------------------------------------
+
+
+def _part_text(code: str, part: Part, cut: tuple[int, ...], names: dict[int, str]) -> str:
+    who = f" vs {part.opponent} {names.get(part.opponent, '')}".rstrip() if part.opponent is not None else ""
+    worth = "-" if part.value is None else Value(part.value).text
+    mark = " — cut" if part.round in cut else ""
+    return f"  round {part.round}{who}: {part.why}: {worth}{mark}"
+
+
+def tiebreak_sentences(s: Standings, pid: int, names: dict[int, str]) -> list[str]:
+    """One player's points and tie-breaks told: for each value the rounds and opponents
+    that counted, what each unplayed round was worth and why, what was cut."""
+    row = s.row(pid)
+    lines = [f"{pid} {row.name}: rank {row.rank} after round {s.round}, {row.points.text} points "
+             f"(C.07 text of {s.rules.value}: {s.rules_why}; tie-breaks {source_text(s)})."]
+    for code, v in [("points", row.points), *row.tiebreaks.items()]:
+        lines.append(f"{code} = {v.text}" + (f" ({v.note})" if v.note else ""))
+        lines += [_part_text(code, p, v.cut, names) for p in v.parts]
+        if v.cut:
+            lines.append(f"  cut: round{'s' if len(v.cut) > 1 else ''} {', '.join(map(str, v.cut))}")
+    return lines
+
+
+def tiebreak_story_json(s: Standings, pid: int) -> dict[str, Any]:
+    row = s.row(pid)
+
+    def one(v: Value) -> dict[str, Any]:
+        return {"value": _plain(v.value), "note": v.note or None, "cut": list(v.cut),
+                "parts": [{"round": p.round, "opponent": p.opponent, "value": _plain(p.value), "why": p.why,
+                           "cut": p.round in v.cut} for p in v.parts]}
+
+    return {"id": pid, "name": row.name, "rank": row.rank, "round": s.round, "rules": s.rules.value,
+            "rules_reason": s.rules_why, "points": one(row.points),
+            "tiebreaks": {code: one(v) for code, v in row.tiebreaks.items()}}
