@@ -214,3 +214,83 @@ def test_agrees_with_the_tec_calculator(name: str) -> None:
             decimals = len(text.split(".")[1]) if "." in text else 0
             assert ours is not None and abs(Fraction(text) - Fraction(ours)) <= Fraction(1, 2 * 10**decimals), (
                 name, row.id, code, text, ours)
+
+
+# -- check, explain, serve, generate ---------------------------------------------------------
+
+
+def _with_ranks(t: cp.Tournament, ranks: dict[int, int]) -> str:
+    import dataclasses
+
+    players = tuple(dataclasses.replace(p, rank=ranks[p.id]) for p in t.players)
+    return cp.write_trf(dataclasses.replace(t, players=players), "trf26")
+
+
+def test_check_names_each_standings_difference(tmp_path: Path) -> None:
+    from cpsat_pairing.apps.standings_check import check_standings
+
+    t = trf(SMALL, "202 BH SB")
+    s = standings(t)
+    right = {r.id: r.rank for r in s.rows}
+    assert check_standings(cp.parse_trf(_with_ranks(t, right))).differences == ()  # type: ignore[union-attr]
+    swapped = dict(right)
+    a, b = s.rows[1].id, s.rows[2].id
+    swapped[a], swapped[b] = right[b], right[a]
+    text = _with_ranks(t, swapped)
+    # a points column that disagrees with the results (player 1: 9.0 instead of 3.5)
+    text = "\n".join(ln[:80] + " 9.0" + ln[84:] if ln.startswith("001    1") else ln for ln in text.splitlines())
+    sc = check_standings(cp.parse_trf(text))
+    assert sc is not None
+    found = {(d.player, d.what): d for d in sc.differences}
+    assert set(found) == {(a, "rank"), (b, "rank"), (1, "points")}
+    assert (found[(1, "points")].file_value, found[(1, "points")].rules_value) == ("9", "3.5")
+    assert found[(1, "points")].rounds == "r1 1, r2 1, r3 1, r4 0.5"
+    assert found[(a, "rank")].file_value == str(right[b]) and "BH" in found[(a, "rank")].rounds
+    assert any("computed from the results" in n for n in sc.notes)
+    f = tmp_path / "t.trf"
+    f.write_text(text)
+    out = CliRunner().invoke(app, ["check", str(f), "-f", "json"])
+    assert out.exit_code == 10, out.output
+    data = json.loads(out.output[out.output.index("{"):])
+    assert len(data["files"][0]["standings"]["differences"]) == 3
+
+
+def test_check_does_not_hold_undeclared_files_to_a_list() -> None:
+    from cpsat_pairing.apps.standings_check import check_standings
+
+    sc = check_standings(cp.read_trf(FIXTURES / "t000003.trf"))
+    assert sc is not None and sc.differences == () and "declares no tie-breaks" in sc.notes[0]
+
+
+def test_explain_tiebreaks_tells_rounds_unplayed_and_cuts(tmp_path: Path) -> None:
+    f = tmp_path / "small.trf"
+    f.write_text(cp.write_trf(trf(SMALL, "042 2025/01/01"), "trf26"))
+    out = CliRunner().invoke(app, ["explain", str(f), "--player", "1", "--tiebreaks", "--codes", "BH/C1 SB"])
+    assert out.exit_code == 0, out.output
+    assert "C.07 text of 2024" in out.output
+    assert "round 4: half-point bye: dummy opponent with the player's own score (16.4); voluntarily unplayed, " \
+        "cut first: 3.5 — cut" in out.output
+    assert "cut: round 4" in out.output and "BH/C1 = 4.5" in out.output
+    js = CliRunner().invoke(app, ["explain", str(f), "-p", "1", "--tiebreaks", "-f", "json"])
+    assert json.loads(js.output)["players"][0]["tiebreaks"]["BH/C1"]["cut"] == [4]
+
+
+def test_serve_answers_standings() -> None:
+    from cpsat_pairing.interface.service import handle
+
+    text = (FIXTURES / "t000003.trf").read_text()
+    answer = handle({"id": 1, "op": "standings", "trf": text, "tiebreaks": "BH SB"})
+    assert answer["ok"] and answer["result"]["tiebreaks"] == ["BH", "SB"]
+    assert answer["result"]["players"][0]["tiebreaks"]["BH"] == 14
+    bad = handle({"id": 2, "op": "standings", "trf": text, "tiebreaks": "BH ZZ"})
+    assert not bad["ok"] and "ZZ" in bad["error"]["message"] and bad["error"]["exit_code"] == 3
+
+
+def test_generate_writes_202_and_final_ranks() -> None:
+    from cpsat_pairing.apps.generate import GenConfig, generate_trf
+
+    text = generate_trf(3, GenConfig(players=(10, 10), rounds=(4, 4), format="trf26"))
+    t = cp.parse_trf(text)
+    assert t.tiebreaks == ("BH/C1", "BH", "SB", "DE", "WIN")
+    s = standings(t)
+    assert all(t.player(r.id).rank == r.rank for r in s.rows)
