@@ -94,15 +94,16 @@ def _adjusted_scores(ctx: Context, fore: bool) -> dict[int, int]:
     """A participant's score as his opponents' Buchholz counts it (16.3): his points,
     except that the unplayed rounds after the last round he was present in (he withdrew
     or left) count as draws.  For fore-Buchholz (8.2) a game of the last round counts
-    as a draw."""
+    as a draw, and so a player paired in it was present to the end."""
     key = f"adjusted:{fore}"
     if key in ctx.cache:
         return ctx.cache[key]  # type: ignore[return-value]
     rec = ctx.record
     out: dict[int, int] = {}
     for pid, facts in rec.facts.items():
-        last_present = max((f.round for f in facts if not f.vur), default=0)
         fore_here = fore and _fore_applies(rec, facts)
+        # for fore-Buchholz a player paired in the last round was present in it
+        last_present = rec.rounds if fore_here else max((f.round for f in facts if not f.vur), default=0)
         total = 0
         for f in facts:
             if fore_here and f.round == rec.rounds:
