@@ -116,6 +116,25 @@ def test_cut_removes_a_voluntarily_unplayed_round_first() -> None:
     assert s.row(3).tiebreaks["BH/C1"].cut == (3,)
 
 
+def test_which_round_a_cut_removes_first_in_each_text() -> None:
+    """A voluntarily unplayed round worth less than the least significant value: the
+    2024 text cuts it all the same (VURs first), the 2026 text cuts the least
+    significant value instead (16.5.1/16.5.2: the higher of the two)."""
+    from cpsat_pairing.apps.standings.record import Rules
+    from cpsat_pairing.apps.standings.tiebreaks import _cut
+
+    why = (0, "game", None, 0, None, False, 2)
+    # SB-like items: (round, opponent, opponent's score, contribution, VUR, why)
+    items = [(1, 5, 9, 9, False, why), (2, None, 8, 0, True, why), (3, 6, 3, 3, False, why)]
+    assert _cut(items, 1, 0, 3, Rules.Y2024)[1] == [2]
+    assert _cut(items, 1, 0, 3, Rules.Y2026)[1] == [3]
+    # two VURs: the one of lower contribution is the candidate (16.5.2), not the lower score
+    items = [(1, None, 4, 2, True, why), (2, None, 5, 0, True, why), (3, 7, 3, 1, False, why)]
+    assert _cut(items, 1, 0, 3, Rules.Y2026)[1] == [3]  # VUR 0 < 1: the least significant
+    assert _cut(items, 1, 0, 3, Rules.Y2024)[1] == [2]
+    assert _cut(items, 1, 1, 3, Rules.Y2026)[1] == [3, 2]  # median: then the highest score
+
+
 def test_sonneborn_berger_and_progressive_and_wins() -> None:
     v = values(trf(SMALL), "SB PS PS/C1 WIN WON BPG BWG REP KS", rules="2024")
     assert v[1]["SB"] == 2 + 1 + Fraction(3, 2) + Fraction(7, 2) / 2
