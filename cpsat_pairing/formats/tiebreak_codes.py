@@ -2,9 +2,11 @@
 them: `BH/C1`, `BH-C1`, `bh/c1`, separated by commas or spaces.
 
 A code is a base (C.07's acronym) and modifiers: `C<n>` cut the n least significant
-values, `M<n>` median (cut n at each end), `L<limit>` Koya limit (`L60` percent of
-the maximum, `L+1` / `L-1` half points above or below 50 %, `L+1.5` points), `P`
-unplayed games counted as played, `U<rating>` the rating given to unrated players.
+values, `M<n>` median (cut n at each end), `L<limit>` Koya limit (`L+1` / `L-1` half
+points above or below 50 %, `L+1.5` points, `L60` percent of the maximum), `P`
+forfeits counted as played against the scheduled opponent, `F` (AOB) the opponents'
+fore-Buchholz, `R` reversed order (RTNG, TPN), `U<rating>` the rating given to unrated
+players (what the tournament's regulations published).
 Every code is written back in one canonical spelling, `BASE/MOD/MOD`.
 """
 
@@ -20,11 +22,11 @@ __all__ = ["BASES", "TEAM_BASES", "TieBreak", "parse_tiebreak", "parse_tiebreaks
 
 # base code -> modifiers it takes
 BASES: dict[str, str] = {
-    "PTS": "", "TPN": "", "RTNG": "U",
+    "PTS": "", "TPN": "R", "RTNG": "UR", "STD": "",
     "DE": "P", "EDE": "P",
     "WIN": "", "WON": "", "BPG": "", "BWG": "", "GE": "", "REP": "",
     "PS": "C", "KS": "LP",
-    "BH": "CMP", "FB": "CMP", "AOB": "CMP", "SB": "CMP", "ESB": "CMP",
+    "BH": "CMP", "FB": "CMP", "AOB": "CMPF", "SB": "CMP", "ESB": "CMP",
     "ARO": "CMU", "TPR": "U", "PTP": "U", "APRO": "U", "APPO": "U",
 }
 # Team tie-breaks (C.07 Art. 11-13): read so that a team file's 202 stays readable.
@@ -51,16 +53,21 @@ class TieBreak:
     limit_percent: Fraction = Fraction(50)  # `L`: Koya limit
     limit_offset: Fraction = Fraction(0)
     unrated: int | None = None  # `U`: the rating of unrated players
+    reverse: bool = False  # `R`: lower ranks first (RTNG, TPN)
+    fore: bool = False  # `F`: AOB of the opponents' fore-Buchholz
 
 
 def parse_tiebreak(token: str) -> TieBreak | str:
-    """The tie-break `token` names, or the reason it names none."""
+    """The tie-break `token` names, or the reason it names none.  `OTHER_<name>` is a
+    tie-break the tournament's regulations define (MTB26): read, never computed."""
+    if re.fullmatch(r"OTHER_\w+", token, flags=re.IGNORECASE):
+        return TieBreak(token.upper(), "OTHER")
     m = _TOKEN.match(token.upper())
     if m is None or m.group(1) not in BASES:
         return f"unknown tie-break code {token!r}"
     base, allowed = m.group(1), BASES[m.group(1)]
     cut_low = cut_high = 0
-    played = False
+    played = reverse = fore = False
     percent, offset = Fraction(50), Fraction(0)
     unrated: int | None = None
     mods: list[str] = []
@@ -72,10 +79,10 @@ def parse_tiebreak(token: str) -> TieBreak | str:
                 return f"tie-break {token!r}: {letter} needs a number of values to cut"
             cut_low = int(arg)
             cut_high = int(arg) if letter == "M" else 0
-        elif letter == "P":
+        elif letter in "PRF":
             if arg:
-                return f"tie-break {token!r}: P takes no argument"
-            played = True
+                return f"tie-break {token!r}: {letter} takes no argument"
+            played, reverse, fore = played or letter == "P", reverse or letter == "R", fore or letter == "F"
         elif letter == "U":
             if not arg.isdigit():
                 return f"tie-break {token!r}: U needs a rating"
@@ -87,7 +94,7 @@ def parse_tiebreak(token: str) -> TieBreak | str:
             percent, offset = parsed
         mods.append(letter + arg)
     code = "/".join([base + (m.group(2) or ""), *mods])
-    return TieBreak(code, base, cut_low, cut_high, played, percent, offset, unrated)
+    return TieBreak(code, base, cut_low, cut_high, played, percent, offset, unrated, reverse, fore)
 
 
 def _limit(arg: str) -> tuple[Fraction, Fraction] | None:

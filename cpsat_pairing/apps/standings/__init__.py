@@ -21,7 +21,9 @@ from cpsat_pairing.formats.tiebreak_codes import TEAM_BASES, TieBreak, parse_tie
 
 __all__ = ["DEFAULT_TIEBREAKS", "Part", "Row", "Rules", "Standings", "Value", "standings"]
 
-# C.07's recommended list for an individual Swiss, as this project reads it.
+# When a file declares none: C.07 (2024, 2026) names no default list (2.1, 4.1.1 leave
+# it to the regulations and the Chief Arbiter); this is the usual list of an individual
+# Swiss, none of it rating-based.
 DEFAULT_TIEBREAKS = "BH/C1 BH SB DE WIN"
 
 
@@ -70,6 +72,8 @@ def _values(ctx: Context, tb: TieBreak, t: Tournament) -> dict[int, Value]:
         return TIEBREAKS[tb.base](ctx, tb)
     if tb.base in TEAM_BASES:
         return {p.id: Value(None, note="a team tie-break: undefined for individual players") for p in t.players}
+    if tb.base == "OTHER":
+        return {p.id: Value(None, note="defined by the tournament's regulations, not by C.07") for p in t.players}
     return {}  # DE and EDE: values set while ranking
 
 

@@ -59,8 +59,9 @@ def _direct_encounter(ctx: Context, tb: TieBreak, group: Sequence[int], out: dic
 
 
 def rank(ctx: Context, criteria: Sequence[tuple[TieBreak, dict[int, Value]]], players: Sequence[int]) -> list[int]:
-    """Players in standings order: by each criterion in turn, ties left by all of them
-    in pairing-number order (C.07 leaves them to lots)."""
+    """Players in standings order: by each criterion in turn (higher first, except
+    TPN; R reverses), ties left by all of them in pairing-number order (C.07 leaves
+    them to lots)."""
     groups: list[list[int]] = [sorted(players)]
     for tb, values in criteria:
         if tb.base in ("DE", "EDE"):
@@ -72,7 +73,7 @@ def rank(ctx: Context, criteria: Sequence[tuple[TieBreak, dict[int, Value]]], pl
             groups = split
             continue
         split = []
-        descending = tb.base != "TPN"
+        descending = (tb.base != "TPN") != tb.reverse
         for g in groups:
             if len(g) == 1:
                 split.append(g)

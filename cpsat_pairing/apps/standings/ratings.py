@@ -55,14 +55,14 @@ def performance(score: Fraction, ratings: Sequence[int]) -> int | None:
 
 
 def perfect_performance(score: Fraction, ratings: Sequence[int]) -> int | None:
-    """PTP: the lowest rating whose expected score against `ratings` reaches `score`;
-    a zero score is the lowest rating minus 800, a full score the highest plus 800."""
+    """PTP: the lowest rating whose expected score against `ratings` reaches `score`
+    (table 8.1b, differences beyond 800 counted as 800); a zero score is the lowest
+    rating minus 800.  A full score is reached 736 points above the highest rating,
+    where the table's expectation becomes 1.00."""
     if not ratings:
         return None
     if score <= 0:
         return min(ratings) - 800
-    if score >= len(ratings):
-        return max(ratings) + 800
     target = score * 100
     lo, hi = min(ratings) - 800, max(ratings) + 800  # expected(lo) < target <= expected(hi)
     while hi - lo > 1:

@@ -238,7 +238,7 @@ def bh(ctx: Context, tb: TieBreak) -> Result:
 
 
 def fb(ctx: Context, tb: TieBreak) -> Result:
-    """FB, Fore-Buchholz (8.2): Buchholz computed as if every game of the last round had
+    """FB, Fore-Buchholz (8.3): Buchholz computed as if every game of the last round had
     been drawn."""
     return _buchholz_family(ctx, tb, fore=True, sb=False)
 
@@ -251,15 +251,16 @@ def sb(ctx: Context, tb: TieBreak) -> Result:
 
 
 def esb(ctx: Context, tb: TieBreak) -> Result:
-    """ESB, Extended Sonneborn-Berger (9.2): match points times game points for teams;
-    for an individual tournament the two scores are one, and ESB is SB."""
+    """ESB, Extended Sonneborn-Berger (13.x, team tie-breaks): match points times game
+    points; for an individual tournament the two scores are one, and ESB is SB."""
     return sb(ctx, tb)
 
 
 def aob(ctx: Context, tb: TieBreak) -> Result:
-    """AOB, Average of Opponents' Buchholz (8.3): the mean of the Buchholz (with the
-    code's modifiers) of the opponents the participant played."""
-    base = bh(ctx, tb)
+    """AOB, Average of Opponents' Buchholz (8.2): the mean of the Buchholz (with the
+    code's cut modifiers; with F the fore-Buchholz) of the opponents the participant
+    played over the board."""
+    base = fb(ctx, tb) if tb.fore else bh(ctx, tb)
     rec = ctx.record
     out: Result = {}
     for pid, facts in rec.facts.items():
@@ -307,7 +308,7 @@ def bwg(ctx: Context, tb: TieBreak) -> Result:
 
 
 def rep(ctx: Context, tb: TieBreak) -> Result:
-    """REP (GE in earlier texts), Rounds one Elected to Play (7.5): the rounds that are
+    """REP (GE in the 2024 text), Rounds one Elected to Play (7.6): the rounds that are
     not voluntarily unplayed (16.2): games, forfeit wins, pairing-allocated and
     full-point byes."""
     return _count(ctx, lambda f: not f.vur, "not a voluntarily unplayed round")
@@ -317,7 +318,7 @@ ge = rep
 
 
 def ps(ctx: Context, tb: TieBreak) -> Result:
-    """PS, Progressive Score (7.6): the sum of the participant's running scores after
+    """PS, Progressive Score (7.5): the sum of the participant's running scores after
     each round; C<n> leaves out the first n rounds."""
     rec = ctx.record
     out: Result = {}
@@ -336,7 +337,7 @@ def ps(ctx: Context, tb: TieBreak) -> Result:
 
 
 def ks(ctx: Context, tb: TieBreak) -> Result:
-    """KS, Koya System (9.3): the points scored against opponents who scored at least
+    """KS, Koya System (9.2): the points scored against opponents who scored at least
     half the maximum (the limit moved by an L modifier)."""
     rec = ctx.record
     limit = tb.limit_percent / 100 * rec.win * rec.rounds + tb.limit_offset * rec.scale
@@ -365,8 +366,22 @@ def pts(ctx: Context, tb: TieBreak) -> Result:
 
 
 def tpn(ctx: Context, tb: TieBreak) -> Result:
-    """TPN, the tournament pairing number (lower ranks first)."""
+    """TPN, the tournament pairing number (7.8, 2026 text): the lower ranks first, with
+    R the higher."""
     return {pid: Value(pid) for pid in ctx.record.facts}
+
+
+def std(ctx: Context, tb: TieBreak) -> Result:
+    """STD, Standard Points (7.7, 2026 text): each round scored 1, 1/2 or 0 as it scored
+    more than, as much as or less than a draw (the scoring system's points aside)."""
+    rec = ctx.record
+    out: Result = {}
+    for pid, facts in rec.facts.items():
+        raw = tuple((f.round, f.opponent, 2 if f.points > rec.draw else 1 if f.points == rec.draw else 0,
+                     "standard points of the round") for f in facts)
+        total = sum(r[2] for r in raw)
+        out[pid] = Value(Fraction(total, 2), raw=raw, unit=Fraction(1, 2), key=total)
+    return out
 
 
 # -- Art. 10: ratings ----------------------------------------------------------------------
@@ -378,8 +393,8 @@ def _rating_of(ctx: Context, tb: TieBreak, pid: int) -> int | None:
 
 
 def _all_rated(ctx: Context, tb: TieBreak) -> bool:
-    """Without a rating for the unrated (U), a tournament with an unrated participant
-    leaves the rating-based tie-breaks undefined (10.1)."""
+    """Without a rating for the unrated published (U), a tournament with an unrated
+    participant leaves the rating-based tie-breaks undefined (Art. 10)."""
     return tb.unrated is not None or all(p.rating > 0 for p in ctx.record.t.players)
 
 
@@ -387,7 +402,7 @@ _UNDEFINED = "undefined: an unrated participant and no rating for the unrated gi
 
 
 def rtng(ctx: Context, tb: TieBreak) -> Result:
-    """RTNG, the participant's rating (10.1)."""
+    """RTNG, the participant's rating (10.6, 2026 text); with R the lower first."""
     ok = _all_rated(ctx, tb)
     return {pid: Value(_rating_of(ctx, tb, pid) if ok else None, note="" if ok else _UNDEFINED)
             for pid in ctx.record.facts}
@@ -411,7 +426,7 @@ def _game_score(ctx: Context, f: RoundFact) -> Fraction:
 
 
 def aro(ctx: Context, tb: TieBreak) -> Result:
-    """ARO, Average Rating of Opponents (10.2): the mean rating of the opponents played,
+    """ARO, Average Rating of Opponents (10.1): the mean rating of the opponents played,
     rounded to a whole number; C/M cut the lowest (and highest) rated."""
     ok = _all_rated(ctx, tb)
     out: Result = {}
@@ -449,13 +464,13 @@ def _performances(ctx: Context, tb: TieBreak, perfect: bool) -> Result:
 
 
 def tpr(ctx: Context, tb: TieBreak) -> Result:
-    """TPR, Tournament Performance Rating (10.3): ARO plus dp of the fractional score
+    """TPR, Tournament Performance Rating (10.2): ARO plus dp of the fractional score
     (FIDE rating table 8.1a), over the games played."""
     return _performances(ctx, tb, perfect=False)
 
 
 def ptp(ctx: Context, tb: TieBreak) -> Result:
-    """PTP, Perfect Tournament Performance (10.4): the lowest rating whose expected score
+    """PTP, Perfect Tournament Performance (10.3): the lowest rating whose expected score
     (table 8.1b) against the opponents played reaches the participant's score."""
     return _performances(ctx, tb, perfect=True)
 
@@ -472,20 +487,20 @@ def _average_of_opponents(ctx: Context, tb: TieBreak, base: Result, what: str) -
 
 
 def apro(ctx: Context, tb: TieBreak) -> Result:
-    """APRO, Average Performance Rating of Opponents (10.5): the mean of the opponents'
+    """APRO, Average Performance Rating of Opponents (10.4): the mean of the opponents'
     TPR, rounded."""
     return _average_of_opponents(ctx, tb, tpr(ctx, tb), "TPR")
 
 
 def appo(ctx: Context, tb: TieBreak) -> Result:
-    """APPO, Average Perfect Performance of Opponents (10.6): the mean of the opponents'
+    """APPO, Average Perfect Performance of Opponents (10.5): the mean of the opponents'
     PTP, rounded."""
     return _average_of_opponents(ctx, tb, ptp(ctx, tb), "PTP")
 
 
 TIEBREAKS: dict[str, Callable[[Context, TieBreak], Result]] = {
     "PTS": pts, "TPN": tpn, "RTNG": rtng, "WIN": win, "WON": won, "BPG": bpg, "BWG": bwg, "GE": ge, "REP": rep,
-    "PS": ps, "KS": ks, "BH": bh, "FB": fb, "AOB": aob, "SB": sb, "ESB": esb, "ARO": aro, "TPR": tpr, "PTP": ptp,
+    "PS": ps, "KS": ks, "STD": std, "BH": bh, "FB": fb, "AOB": aob, "SB": sb, "ESB": esb, "ARO": aro, "TPR": tpr, "PTP": ptp,
     "APRO": apro, "APPO": appo,
 }
 

@@ -34,7 +34,7 @@ def standings(
     round: Annotated[int | None, typer.Option("--round", "-r", help="After this round (default: the last played).")] = None,
     tiebreaks: Annotated[str | None, typer.Option(
         "--tiebreaks", "-t", help='Tie-breaks, e.g. "BH/C1 BH SB DE WIN", when the file declares none (202/212); '
-        "else C.07's recommended list for an individual Swiss.")] = None,
+        "else BH/C1 BH SB DE WIN (C.07 names no default list).")] = None,
     rules: Annotated[TieBreakRules | None, typer.Option(
         "--tiebreak-rules", help="C.07 text (default: by the start date, 042).")] = None,
     fmt: Annotated[StandingsFormat, typer.Option("--format", "-f", help="Output format.")] = StandingsFormat.table,

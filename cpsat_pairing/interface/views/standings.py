@@ -34,7 +34,8 @@ def value_text(v: Value) -> str:
 def source_text(s: Standings) -> str:
     return {"asked": "as asked (--tiebreaks)", "file 202": "declared by the file (202)",
             "file 212": "the file's standings order (212)",
-            "default": "C.07's recommended list for an individual Swiss (the file declares none)"}[s.source]
+            "default": "the default list for an individual Swiss (the file declares none, and C.07 names no "
+                       "default: 2.1 and 4.1.1 leave the list to the regulations and the Chief Arbiter)"}[s.source]
 
 
 def standings_dict(s: Standings) -> dict[str, Any]:
