@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from cpsat_pairing.apps.standings_check import StandingsCheck, check_standings
 from cpsat_pairing.apps.compare import (
     Difference,
     DifferenceKind,
@@ -45,6 +45,9 @@ from cpsat_pairing.dutch.rounds import evaluate, illegalities, pair
 from cpsat_pairing.errors import ExitCode, NoValidPairing, PairingError
 from cpsat_pairing.formats import parse_trf, read_trf
 from cpsat_pairing.solver.terms import Tier
+
+if TYPE_CHECKING:
+    from cpsat_pairing.apps.standings_check import StandingsCheck
 
 # `check` exits 10 when a round is not the rules' pairing (bbpPairings' checker uses 1
 # for that, which we keep for "no valid pairing" of `pair`).
@@ -322,7 +325,7 @@ def check(
     choice = edition_for(source, edition)
     out.edition, out.edition_reason, out.notes = choice.name, choice.reason, list(choice.notes)
     out.rounds = _check_rounds(source, choice.name, rounds, out, jobs)
-    out.standings = check_standings(source)
+    out.standings = _standings(source)
     out.exit_code = exit_code([out])
     return out
 
@@ -365,9 +368,16 @@ def check_data(
     out.name, out.players, out.warnings = t.name, len(t.players), list(t.warnings)
     out.roster = {p.id: (p.name, p.rating) for p in t.players}
     out.rounds = _check_rounds(t, choice.name, rounds, out, jobs)
-    out.standings = check_standings(t)
+    out.standings = _standings(t)
     out.exit_code = exit_code([out])
     return out
+
+
+def _standings(t: Tournament) -> StandingsCheck | None:
+    """The file's points and ranks recomputed (imported here: only a check needs it)."""
+    from cpsat_pairing.apps.standings_check import check_standings
+
+    return check_standings(t)
 
 
 def counts(reports: Iterable[FileCheck]) -> dict[str, int]:

@@ -11,12 +11,15 @@ results.  TRF records carry no tie-break values, so there are none to recompute.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from fractions import Fraction
 
-from cpsat_pairing.apps.standings import Row, Standings, standings
 from cpsat_pairing.apps.standings.record import choose_rules, last_complete_round
 from cpsat_pairing.domain.tournament import Tournament, declared_points_agree, player_points
 from cpsat_pairing.formats import points_text
+
+if TYPE_CHECKING:
+    from cpsat_pairing.apps.standings.compute import Row
 
 __all__ = ["StandingsCheck", "StandingsDifference", "check_standings"]
 
@@ -82,7 +85,9 @@ def check_standings(t: Tournament) -> StandingsCheck | None:
     elif last < t.rounds_played:
         notes.append(f"ranks not checked: round {t.rounds_played} has no results yet")
     else:
-        s: Standings = standings(t, round=last)
+        from cpsat_pairing.apps.standings.compute import standings
+
+        s = standings(t, round=last)
         tiebreaks = s.tiebreaks
         for row in s.rows:
             if row.id in ranks and ranks[row.id] != row.rank:

@@ -10,9 +10,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from cpsat_pairing.apps.standings import standings as compute
 from cpsat_pairing.interface.console import EPILOG, FileArg, app, cli_errors, load_tournament, write_output
-from cpsat_pairing.interface.views.standings import standings_csv, standings_dict, standings_html, standings_table
 
 
 class StandingsFormat(str, Enum):
@@ -41,6 +39,14 @@ def standings(
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
 ) -> None:
     """Rank the players by points and the tie-breaks of FIDE C.07 (2024 or 2026 text)."""
+    from cpsat_pairing.apps.standings import standings as compute
+    from cpsat_pairing.interface.views.standings import (
+        standings_csv,
+        standings_dict,
+        standings_html,
+        standings_table,
+    )
+
     t = load_tournament(file)
     # The file's own list (202, 212) comes first, then --tiebreaks (issue 42's order).
     declared = None if t.tiebreaks or t.standings_order else tiebreaks

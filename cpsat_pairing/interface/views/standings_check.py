@@ -4,12 +4,13 @@ rows the HTML report shows."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
 from rich.text import Text
 
-from cpsat_pairing.apps.standings_check import StandingsCheck
+if TYPE_CHECKING:
+    from cpsat_pairing.apps.standings_check import StandingsCheck
 
 __all__ = ["standings_check_json", "standings_check_table", "standings_summary"]
 
