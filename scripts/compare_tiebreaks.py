@@ -1,11 +1,13 @@
 """Compare our standings with another tie-break calculator's, file by file.
 
     python scripts/compare_tiebreaks.py --yardstick "CMD -i {file} -t {codes} -d C -r" \
-        [--tiebreaks "BH/C1 BH SB ..."] [--save DIR] FILE_OR_DIR ...
+        [--tiebreaks "BH/C1 BH SB ..."] [--rules 2024 --code-suffix /V2024] [--save DIR] FILE_OR_DIR ...
 
 The yardstick is any program that prints, for the file `{file}` and the space-separated
 codes `{codes}` (PTS first), a CSV table with a header line `Rank,StartNo,<codes>` and
-one line per player.  Prints every disagreement (player, tie-break, its value, ours)
+one line per player.  `--rules` fixes the C.07 text on our side and `--code-suffix`
+is appended to every code given to the yardstick (its way of saying the same).
+Prints every disagreement (player, tie-break, its value, ours)
 and a summary; `--save DIR` stores the yardstick's tables (one CSV per file) so that
 the tests can compare against them without the yardstick.
 """
@@ -52,9 +54,10 @@ def same(theirs: str, ours: object) -> bool:
     return abs(a - b) <= Fraction(1, 2 * 10**decimals)
 
 
-def compare(path: Path, table: str, codes: list[str], out: Counter[str], verbose: bool) -> None:
+def compare(path: Path, table: str, codes: list[str], out: Counter[str], verbose: bool,
+            rules: str | None = None) -> None:
     t = read_trf(path)
-    s = standings(t, tiebreaks=" ".join(codes))
+    s = standings(t, tiebreaks=" ".join(codes), rules=rules)
     _, rows = parse_table(table)
     for row in s.rows:
         theirs = rows.get(row.id)
@@ -84,6 +87,8 @@ def main() -> int:
     ap.add_argument("--tiebreaks", default=DEFAULT)
     ap.add_argument("--save")
     ap.add_argument("-q", "--quiet", action="store_true")
+    ap.add_argument("--rules", choices=("2024", "2026"))
+    ap.add_argument("--code-suffix", default="")
     args = ap.parse_args()
     codes = args.tiebreaks.split()
     files = [f for p in map(Path, args.paths) for f in (sorted(p.glob("*.trf")) if p.is_dir() else [p])]
@@ -92,13 +97,15 @@ def main() -> int:
         if args.tables:
             table = (Path(args.tables) / (f.stem + ".csv")).read_text()
         else:
-            cmd = args.yardstick.format(file=shlex.quote(str(f)), codes=" ".join(["PTS", *codes]))
+            asked = " ".join(["PTS", *(c + args.code_suffix for c in codes)])
+            cmd = args.yardstick.format(file=shlex.quote(str(f)), codes=asked)
             table = subprocess.run(cmd, shell=True, capture_output=True, text=True, check=False).stdout
             if args.save:
                 Path(args.save).mkdir(parents=True, exist_ok=True)
                 (Path(args.save) / (f.stem + ".csv")).write_text(table)
         out["files"] += 1
-        compare(f, table, codes, out, not args.quiet)
+        compare(f, table.replace(args.code_suffix, "") if args.code_suffix else table, codes, out,
+                not args.quiet, args.rules)
     print(f"{out['files']} files, {out['values']} values; disagreements: "
           + ", ".join(f"{k} {v}" for k, v in sorted(out.items()) if k not in ("files", "values")) or "none")
     return 0 if all(v == 0 for k, v in out.items() if k not in ("files", "values")) else 1

@@ -503,6 +503,3 @@ TIEBREAKS: dict[str, Callable[[Context, TieBreak], Result]] = {
     "PS": ps, "KS": ks, "STD": std, "BH": bh, "FB": fb, "AOB": aob, "SB": sb, "ESB": esb, "ARO": aro, "TPR": tpr, "PTP": ptp,
     "APRO": apro, "APPO": appo,
 }
-
-# Kinds whose round the participant did not play (for the explanations).
-UNPLAYED = frozenset(k for k in Kind if k is not Kind.GAME)
