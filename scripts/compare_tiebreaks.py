@@ -5,7 +5,9 @@
 
 The yardstick is any program that prints, for the file `{file}` and the space-separated
 codes `{codes}` (PTS first), a CSV table with a header line `Rank,StartNo,<codes>` and
-one line per player.  `--rules` fixes the C.07 text on our side and `--code-suffix`
+one line per player.  Players the yardstick leaves tied after the whole list share a
+rank there; we order them by pairing number (C.07 4.2: lots), which counts as agreeing
+when our ranks fill the shared places.  `--rules` fixes the C.07 text on our side and `--code-suffix`
 is appended to every code given to the yardstick (its way of saying the same).
 Prints every disagreement (player, tie-break, its value, ours)
 and a summary; `--save DIR` stores the yardstick's tables (one CSV per file) so that
@@ -64,7 +66,8 @@ def compare(path: Path, table: str, codes: list[str], out: Counter[str], verbose
         if theirs is None:
             continue
         out["values"] += len(codes)
-        if str(row.rank) != theirs["Rank"]:
+        shared = sum(1 for r in rows.values() if r["Rank"] == theirs["Rank"])  # tied after the whole list
+        if not int(theirs["Rank"]) <= row.rank < int(theirs["Rank"]) + shared:
             out["rank"] += 1
             if verbose:
                 print(f"{path.name}: player {row.id}: rank {theirs['Rank']} (yardstick), {row.rank} (ours)")

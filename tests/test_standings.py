@@ -238,7 +238,8 @@ def test_agrees_with_the_tec_calculator(name: str) -> None:
     s = standings(cp.read_trf(FIXTURES / f"{name}.trf"), tiebreaks=" ".join(codes))
     for row in s.rows:
         t = theirs[row.id]
-        assert t["Rank"] == str(row.rank), (name, row.id)
+        shared = sum(1 for x in theirs.values() if x["Rank"] == t["Rank"])  # tied after the whole list
+        assert int(t["Rank"]) <= row.rank < int(t["Rank"]) + shared, (name, row.id)
         for code in codes:
             if code == "DE":
                 continue
