@@ -327,3 +327,19 @@ def test_generate_writes_202_and_final_ranks() -> None:
     assert t.tiebreaks == ("BH/C1", "BH", "SB", "DE", "WIN")
     s = standings(t)
     assert all(t.player(r.id).rank == r.rank for r in s.rows)
+
+
+def test_big_random_tournament_properties() -> None:
+    """A fast sample of scripts/bench_standings.py: 300 players, 11 rounds.  The order
+    is by points, then BH/C1; a cut never raises a value; SB never exceeds BH."""
+    from cpsat_pairing.testing.large import build
+
+    t = cp.parse_trf(build(300, 11, 1))
+    s = standings(t, tiebreaks="BH/C1 BH SB DE WIN")
+    assert s.round == 11 and len(s.rows) == 300
+    keys = [(r.points.value, r.tiebreaks["BH/C1"].value) for r in s.rows]
+    assert keys == sorted(keys, reverse=True)
+    for r in s.rows:
+        bh1, bh, sb = (r.tiebreaks[c].value for c in ("BH/C1", "BH", "SB"))
+        assert bh1 is not None and bh is not None and sb is not None
+        assert bh1 <= bh and sb <= bh and len(r.tiebreaks["BH/C1"].cut) == 1
