@@ -158,10 +158,13 @@ def test_sonneborn_berger_and_progressive_and_wins() -> None:
 
 
 def test_fore_buchholz_counts_the_last_round_as_drawn() -> None:
-    rows = ["1 2000|2 w 1,3 w 1", "2 1900|1 b 0,4 b 1", "3 1800|4 w 1,1 b 0", "4 1700|3 b 0,2 w 0"]
+    rows = ["1 2000|2 w 1,3 w =", "2 1900|1 b 0,4 w 1", "3 1800|4 w 1,1 b =", "4 1700|3 b 0,2 b 0"]
     v = values(trf(rows, "XXR 2"), "FB BH")
-    # scores with round 2 drawn: 1: 1.5, 2: 0.5, 3: 1.5, 4: 0.5
-    assert v[1]["FB"] == Fraction(1, 2) + Fraction(3, 2) and v[1]["BH"] == 0 + 1 + 1
+    # scores 1.5, 1, 1.5, 0; with round 2 drawn: 1.5, 0.5, 1.5, 0.5
+    assert v[1]["FB"] == Fraction(1, 2) + Fraction(3, 2) and v[1]["BH"] == 1 + Fraction(3, 2)
+    # standings before the last round: fore-Buchholz is Buchholz
+    s = standings(trf(rows, "XXR 3"), tiebreaks="FB BH")
+    assert s.row(1).tiebreaks["FB"].value == s.row(1).tiebreaks["BH"].value
 
 
 # -- ratings -----------------------------------------------------------------------------
