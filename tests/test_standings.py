@@ -289,6 +289,11 @@ def test_check_names_each_standings_difference(tmp_path: Path) -> None:
     assert out.exit_code == 10, out.output
     data = json.loads(out.output[out.output.index("{"):])
     assert len(data["files"][0]["standings"]["differences"]) == 3
+    page = tmp_path / "r.html"
+    text_out = CliRunner().invoke(app, ["check", str(f), "--html", str(page)])
+    assert text_out.exit_code == 10 and "standings: 3 differences" in " ".join(text_out.output.split())
+    html_text = page.read_text()
+    assert "Standings after round 4: 3 difference(s)" in html_text and "r1 1, r2 1, r3 1, r4 0.5" in html_text
 
 
 def test_check_does_not_hold_undeclared_files_to_a_list() -> None:
