@@ -226,6 +226,8 @@ def test_rules_chosen_by_start_date() -> None:
     assert standings(trf(rows, "042 2025/05/01")).rules.value == "2024"
     assert standings(trf(rows, "042 2026/03/01")).rules.value == "2026"
     assert standings(trf(rows, "042 2025/05/01"), rules="2026").rules.value == "2026"
+    both = standings(trf(rows, "042 10.02.2026"))  # 10 February or 2 October
+    assert both.rules.value == "2026" and "reads two ways" in both.rules_why
 
 
 # -- the FIDE TEC's calculator, stored ------------------------------------------------------

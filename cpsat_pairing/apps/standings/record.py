@@ -123,18 +123,23 @@ def last_complete_round(t: Tournament) -> int:
 
 
 def choose_rules(t: Tournament, override: str | None = None) -> tuple[Rules, str]:
-    """The text of C.07 that applies, and why: the override, else the start date
-    (`042`) against the 2026 text's first day, else the text in force."""
+    """The text of C.07 that applies, and why: the override, else the one in force on
+    the start date (`042`), else on the first round's date (`132`), else the text in
+    force now (a date that reads two ways across 1 March 2026 decides nothing)."""
     if override is not None:
         return Rules(override), f"C.07 text of {override} as asked"
-    text = t.start_date
-    dates = parse_date(text) if text else set()
-    if not dates:
-        why = "no start date (042)" if not text else f"start date {text!r} not readable"
-        return Rules.Y2026, f"{why}: the text in force since 1 March 2026"
-    sides = {d >= RULES_2026_FROM for d in dates}
-    if sides == {True}:
-        return Rules.Y2026, f"start date {text} is on or after 1 March 2026"
-    if sides == {False}:
-        return Rules.Y2024, f"start date {text} is before 1 March 2026: the text in force since 1 August 2024"
-    return Rules.Y2026, f"start date {text!r} is ambiguous: the text in force since 1 March 2026"
+    first_round = next((d for d in t.round_dates if d), None)
+    unread = []
+    for record, text in (("042", t.start_date), ("132", first_round)):
+        if not text:
+            continue
+        sides = {d >= RULES_2026_FROM for d in parse_date(text, year_first=record == "132")}
+        what = "start date" if record == "042" else "first round's date"
+        if sides == {True}:
+            return Rules.Y2026, f"the {what} {text} ({record}) is on or after 1 March 2026"
+        if sides == {False}:
+            return Rules.Y2024, (f"the {what} {text} ({record}) is before 1 March 2026: the text in force "
+                                 "since 1 August 2024")
+        unread.append(f"{what} {text!r} ({record}) " + ("reads two ways" if sides else "not readable"))
+    why = "; ".join(unread) if unread else "no start date (042)"
+    return Rules.Y2026, f"{why}: the text in force since 1 March 2026"
