@@ -17,7 +17,7 @@ from cpsat_pairing.apps.standings.ratings import average, perfect_performance, p
 from cpsat_pairing.apps.standings.record import Kind, Record, RoundFact, Rules
 from cpsat_pairing.formats.tiebreak_codes import TieBreak
 
-__all__ = ["TIEBREAKS", "Context", "Part", "Value"]
+__all__ = ["TIEBREAKS", "Context", "Item", "Part", "Value", "cut"]
 
 Number = Fraction | int
 
@@ -127,7 +127,7 @@ def _fore_applies(rec: Record, facts: tuple[RoundFact, ...]) -> bool:
 # An item of the Buchholz family: (round, opponent, score, value, vur, why) -- score the
 # opponent's (or dummy's) score in units, value what the item adds (the score for BH,
 # score x points for SB, in units^2), why a reason for _reason_text.
-_Item = tuple[int, int | None, int, int, bool, tuple[int, str, int | None, int, int | None, bool, int]]
+Item = tuple[int, int | None, int, int, bool, tuple[int, str, int | None, int, int | None, bool, int]]
 _OPPONENT, _DUMMY, _CAPPED_FORFEIT, _CAPPED_BYE = range(4)
 
 
@@ -148,7 +148,7 @@ def _reason_text(why: tuple[int, str, int | None, int, int | None, bool, int]) -
     return text
 
 
-def _buchholz_items(ctx: Context, tb: TieBreak, fore: bool, sb: bool) -> dict[int, list[_Item]]:
+def _buchholz_items(ctx: Context, tb: TieBreak, fore: bool, sb: bool) -> dict[int, list[Item]]:
     """Every player's items, shared by the codes that differ only in their cut."""
     key = f"items:{fore}:{sb}:{tb.played}"
     if key in ctx.cache:
@@ -158,13 +158,13 @@ def _buchholz_items(ctx: Context, tb: TieBreak, fore: bool, sb: bool) -> dict[in
     cap_2026 = ctx.rules is Rules.Y2026
     half_of_rounds = rec.draw * rec.rounds
     last, scale, draw, played_too = rec.rounds, rec.scale, rec.draw, tb.played
-    out: dict[int, list[_Item]] = {}
+    out: dict[int, list[Item]] = {}
     for pid, facts in rec.facts.items():
         own = rec.total[pid]
         fore_here = fore and _fore_applies(rec, facts)
         if fore_here:
             own += draw - facts[-1].points
-        items: list[_Item] = []
+        items: list[Item] = []
         for f in facts:
             opponent = f.opponent
             if opponent is not None and (f.played or played_too or (fore_here and f.round == last)):
@@ -187,7 +187,7 @@ def _buchholz_items(ctx: Context, tb: TieBreak, fore: bool, sb: bool) -> dict[in
     return out
 
 
-def _cut(items: list[_Item], low: int, high: int, rounds: int, rules: Rules) -> tuple[list[_Item], list[int]]:
+def cut(items: list[Item], low: int, high: int, rounds: int, rules: Rules) -> tuple[list[Item], list[int]]:
     """Cut-n and Median-n (14.1, 14.2): drop the n least significant values (the lowest
     opponent's score), and for a median the n most significant.  Voluntarily unplayed
     rounds go first (16.5): in the 2024 text always, the one of least value first; in
@@ -199,7 +199,7 @@ def _cut(items: list[_Item], low: int, high: int, rounds: int, rules: Rules) -> 
     if not low and not high:
         return items, []
     kept = list(items)
-    cut: list[int] = []
+    removed: list[int] = []
     for _ in range(low):
         if not kept:
             break
@@ -208,14 +208,14 @@ def _cut(items: list[_Item], low: int, high: int, rounds: int, rules: Rules) -> 
         vur = min(vurs, key=lambda i: (i[3], i[2], i[0])) if vurs else None
         drop = vur if vur is not None and (rules is Rules.Y2024 or vur[3] >= least[3]) else least
         kept.remove(drop)
-        cut.append(drop[0])
+        removed.append(drop[0])
     for _ in range(high):
         if not kept:
             break
         drop = max(kept, key=lambda i: (i[2], i[3], -i[0]))
         kept.remove(drop)
-        cut.append(drop[0])
-    return kept, cut
+        removed.append(drop[0])
+    return kept, removed
 
 
 def _buchholz_family(ctx: Context, tb: TieBreak, fore: bool, sb: bool) -> Result:
@@ -223,9 +223,9 @@ def _buchholz_family(ctx: Context, tb: TieBreak, fore: bool, sb: bool) -> Result
     unit = Fraction(1, rec.scale * rec.scale) if sb else Fraction(1, rec.scale)
     out: Result = {}
     for pid, items in _buchholz_items(ctx, tb, fore, sb).items():
-        kept, cut = _cut(items, tb.cut_low, tb.cut_high, rec.rounds, ctx.rules)
+        kept, removed = cut(items, tb.cut_low, tb.cut_high, rec.rounds, ctx.rules)
         total = sum(i[3] for i in kept)
-        out[pid] = Value(total * unit, cut=tuple(cut), raw=tuple((i[0], i[1], i[3], i[5]) for i in items),
+        out[pid] = Value(total * unit, cut=tuple(removed), raw=tuple((i[0], i[1], i[3], i[5]) for i in items),
                          unit=unit, key=total)
     return out
 
