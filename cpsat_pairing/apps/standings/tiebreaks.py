@@ -43,7 +43,7 @@ class Value:
     given: tuple[Part, ...] = ()
     cut: tuple[int, ...] = ()  # rounds a cut or median removed, in the order removed
     note: str = ""
-    raw: tuple[tuple[int, int | None, int, Any], ...] = ()  # why: a str, or a reason for _reason_text
+    raw: tuple[tuple[Any, ...], ...] = ()  # see `parts`
     unit: Fraction = Fraction(1)
     key: int | None = None  # the value in units of `unit`, when known
 
@@ -67,8 +67,11 @@ class Value:
     @property
     def parts(self) -> tuple[Part, ...]:
         if self.raw:
+            # (round, opponent, units, why), or a Buchholz-family Item (round, opponent,
+            # score, units, VUR, reason)
+            rows = ((e[0], e[1], e[3], e[5]) if len(e) == 6 else e for e in self.raw)
             return tuple(Part(r, o, units * self.unit, why if isinstance(why, str) else _reason_text(why))
-                         for r, o, units, why in self.raw)
+                         for r, o, units, why in rows)
         return self.given
 
 
@@ -225,8 +228,7 @@ def _buchholz_family(ctx: Context, tb: TieBreak, fore: bool, sb: bool) -> Result
     for pid, items in _buchholz_items(ctx, tb, fore, sb).items():
         kept, removed = cut(items, tb.cut_low, tb.cut_high, rec.rounds, ctx.rules)
         total = sum(i[3] for i in kept)
-        out[pid] = Value(total * unit, cut=tuple(removed), raw=tuple((i[0], i[1], i[3], i[5]) for i in items),
-                         unit=unit, key=total)
+        out[pid] = Value(total * unit, cut=tuple(removed), raw=tuple(items), unit=unit, key=total)
     return out
 
 
