@@ -334,8 +334,8 @@ def test_explain_tiebreaks_tells_rounds_unplayed_and_cuts(tmp_path: Path) -> Non
     out = CliRunner().invoke(app, ["explain", str(f), "--player", "1", "--tiebreaks", "--codes", "BH/C1 SB"])
     assert out.exit_code == 0, out.output
     assert "C.07 text of 2024" in out.output
-    assert "round 4: half-point bye: dummy opponent with the player's own score (16.4); voluntarily unplayed, " \
-        "cut first: 3.5 — cut" in out.output
+    assert "round 4: half-point bye: dummy opponent with the player's own score (16.4); voluntarily unplayed " \
+        "(VUR): 3.5 — cut" in out.output
     assert "cut: round 4" in out.output and "BH/C1 = 4.5" in out.output
     js = CliRunner().invoke(app, ["explain", str(f), "-p", "1", "--tiebreaks", "-f", "json"])
     assert json.loads(js.output)["players"][0]["tiebreaks"]["BH/C1"]["cut"] == [4]

@@ -145,7 +145,7 @@ def _reason_text(why: tuple[int, str, int | None, int, int | None, bool, int]) -
         _CAPPED_BYE: f"{kind}: no more than half a point a round (2026, 16.4.2)",
     }[code]
     if vur:
-        text += "; voluntarily unplayed, cut first"
+        text += "; voluntarily unplayed (VUR)"
     if points is not None:
         text += f" ({Value(Fraction(score, scale)).text}) x points scored ({Value(Fraction(points, scale)).text})"
     return text
