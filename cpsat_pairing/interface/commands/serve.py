@@ -141,5 +141,12 @@ def serve(
         import waitress
     except ImportError:
         fail("serve --http needs waitress: pip install 'cpsat-pairing[service]'", ExitCode.INVALID_INPUT)
-    typer.echo(f"serving on http://{host}:{http} (POST /pair, /check, /info; GET /health)", err=True)
-    waitress.serve(wsgi_app, host=host, port=http, threads=1, ident="cpsat-pairing", max_request_body_size=MAX_BODY)
+    application: Callable[..., Iterable[bytes]] = wsgi_app
+    try:
+        from cpsat_pairing.interface.desk.app import site
+    except ImportError:  # without flask: the JSON endpoints only
+        pass
+    else:
+        application = site(host, http, wsgi_app)
+    typer.echo(f"serving on http://{host}:{http} (POST /pair, /check, /info; GET /health; the desk at /)", err=True)
+    waitress.serve(application, host=host, port=http, threads=1, ident="cpsat-pairing", max_request_body_size=MAX_BODY)
