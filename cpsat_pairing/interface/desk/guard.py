@@ -17,7 +17,7 @@ SECURITY_HEADERS = [
     ("Content-Security-Policy", "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
                                 "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"),
     ("X-Content-Type-Options", "nosniff"),
-    ("Referrer-Policy", "no-referrer"),
+    ("Referrer-Policy", "same-origin"),  # "no-referrer" would make our own forms post `Origin: null`
     ("Cache-Control", "no-store"),
 ]
 
