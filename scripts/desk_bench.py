@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""The desk's page against the service's answer for the same round, over HTTP.
+
+    scripts/desk_bench.py [--players 100] [--rounds 9] [--round 5] [--seed 1] [--requests 30]
+
+Generates a tournament (seeded), cuts it before round R, and starts one server (the
+desk and the JSON service side by side, as `serve --http` serves them).  Then, in turn,
+POSTs the round to the service (`/pair`, the TRF as the body) and uploads it to the desk
+(`/desk/round`, a multipart form, as the browser sends it), `--requests` times each.
+Prints the median and 90th percentile seconds of each and the desk's median extra time.
+Every desk page's pairing sheet is checked against the service's pair list.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+import threading
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import waitress  # noqa: E402
+
+from cpsat_pairing.apps.generate import GenConfig, generate  # noqa: E402
+from cpsat_pairing.interface.commands.serve import warm_up, wsgi_app  # noqa: E402
+from cpsat_pairing.interface.desk.app import site  # noqa: E402
+from cpsat_pairing.testing.corpus import prepared_round  # noqa: E402
+
+SHEET_ROW = re.compile(r'<td class="num bd">\d+</td><td class="who"><a href="#p(\d+)">.*?'
+                       r'<td class="who"><a href="#p(\d+)">')
+
+
+def multipart(text: str) -> tuple[bytes, str]:
+    boundary = uuid.uuid4().hex
+    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"round.trf\"\r\n"
+            f"Content-Type: text/plain\r\n\r\n{text}\r\n--{boundary}--\r\n").encode()
+    return body, f"multipart/form-data; boundary={boundary}"
+
+
+def timed(request: urllib.request.Request) -> tuple[float, bytes]:
+    t0 = time.perf_counter()
+    with urllib.request.urlopen(request) as reply:
+        body = reply.read()
+        status = reply.status
+    if status != 200:
+        raise SystemExit(f"{request.full_url}: status {status}")
+    return time.perf_counter() - t0, body
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--players", type=int, default=100)
+    ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--round", type=int, default=5, dest="rnd")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--requests", type=int, default=30)
+    a = ap.parse_args()
+
+    t = generate(a.seed, GenConfig(players=(a.players, a.players), rounds=(a.rounds, a.rounds)))
+    text = prepared_round(t, a.rnd)
+    warm_up()
+    server = waitress.create_server(site("127.0.0.1", None, wsgi_app), host="127.0.0.1", port=0, threads=4)
+    threading.Thread(target=server.run, daemon=True).start()
+    url = f"http://127.0.0.1:{server.effective_port}"
+    body, content_type = multipart(text)
+    service: list[float] = []
+    desk: list[float] = []
+    try:
+        for _ in range(a.requests):
+            s, answer = timed(urllib.request.Request(f"{url}/pair", data=text.encode()))
+            d, page = timed(urllib.request.Request(f"{url}/desk/round", data=body,
+                                                   headers={"Content-Type": content_type}))
+            service.append(s)
+            desk.append(d)
+            pairs = [[int(x) for x in line.split()] for line in json.loads(answer)["result"]["pair_list"].splitlines()[1:]]
+            sheet = [[int(w), int(b)] for w, b in SHEET_ROW.findall(page.decode())]
+            if sheet != [p for p in pairs if p[1] != 0]:
+                raise SystemExit("the desk's sheet is not the service's pairing")
+    finally:
+        server.close()
+
+    def line(name: str, xs: list[float]) -> str:
+        q = statistics.quantiles(xs, n=10)[-1] if len(xs) > 1 else xs[0]
+        return f"{name}: median {statistics.median(xs):.3f} s, p90 {q:.3f} s"
+
+    print(f"{a.players} players, round {a.rnd}, {a.requests} requests each, in turn")
+    print(line("service POST /pair", service))
+    print(line("desk POST /desk/round", desk))
+    extra = statistics.median(d - s for d, s in zip(desk, service, strict=True))
+    print(f"desk minus service, median of the pairs: {extra * 1000:+.0f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
