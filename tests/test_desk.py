@@ -79,7 +79,7 @@ def test_the_sheet_is_the_pairing_pair_makes() -> None:
     p = pair(t, None, "dutch-2026")
     assert sheet_pairs(page) == [(b.white, b.black) for b in p.boards]
     for b in p.boards:  # names, ratings, scores on the sheet
-        assert t.player(b.white).name in page and f'<td class="num">{t.player(b.white).rating}</td>' in page
+        assert t.player(b.white).name in page and f'<td class="num rtg">{t.player(b.white).rating}</td>' in page
     assert f"players</dt><dd>{len(t.players)}</dd>" in page  # the summary (info)
     assert 'id="p3"' in page and "starts round 7" in page  # the sentences, one anchor per player
 
