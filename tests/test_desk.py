@@ -5,6 +5,8 @@ errors on the page, names escaped, other sites refused, long rounds cancelled.""
 from __future__ import annotations
 
 import io
+import subprocess
+import urllib.error
 import json
 import re
 import threading
@@ -254,3 +256,62 @@ def test_no_browser_without_a_terminal_or_when_suppressed(monkeypatch: pytest.Mo
     monkeypatch.delenv("CPSAT_PAIRING_NO_BROWSER")
     monkeypatch.setattr("sys.stdout.isatty", lambda: False)
     assert not open_browser_wanted(True)
+
+
+def _read_address(proc: subprocess.Popen[str]) -> str:
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    found = re.search(r"http://127\.0\.0\.1:\d+/", line)
+    assert found is not None, line
+    return found.group(0)
+
+
+def test_the_desk_command_prints_its_address_and_serves_the_page() -> None:
+    import os
+    import subprocess
+    import sys
+    import urllib.request
+
+    exe = str(Path(sys.executable).with_name("cpsat-pairing"))
+    env = {**os.environ, "CPSAT_PAIRING_NO_BROWSER": "1"}
+    with subprocess.Popen([exe, "desk", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True, env=env) as proc:
+        try:
+            url = _read_address(proc)
+            with urllib.request.urlopen(url, timeout=60) as reply:
+                assert reply.status == 200 and 'type="file"' in reply.read().decode()
+            with urllib.request.urlopen(url + "health", timeout=60) as reply:
+                assert json.load(reply)["ok"] is True
+            refused = urllib.request.Request(url, headers={"Host": "evil.example"})
+            with pytest.raises(urllib.error.HTTPError) as err:
+                urllib.request.urlopen(refused, timeout=60)
+            assert err.value.code == 403
+        finally:
+            proc.terminate()
+            proc.wait(30)
+
+
+def test_serve_http_serves_the_desk_at_the_root() -> None:
+    import socket
+    import sys
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    exe = str(Path(sys.executable).with_name("cpsat-pairing"))
+    with subprocess.Popen([exe, "serve", "--http", str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True) as proc:
+        page = ""
+        try:
+            for _ in range(300):
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=60) as reply:
+                        page = reply.read().decode()
+                    break
+                except urllib.error.URLError:
+                    time.sleep(0.1)
+            assert 'type="file"' in page and "arbiter's desk" in page
+        finally:
+            proc.terminate()
+            proc.wait(30)
