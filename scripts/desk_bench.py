@@ -56,11 +56,8 @@ def timed(request: urllib.request.Request) -> tuple[float, bytes]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--players", type=int, default=100)
-    ap.add_argument("--rounds", type=int, default=9)
-    ap.add_argument("--round", type=int, default=5, dest="rnd")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--requests", type=int, default=30)
+    for flag, default in (("players", 100), ("rounds", 9), ("round", 5), ("seed", 1), ("requests", 30)):
+        ap.add_argument(f"--{flag}", type=int, default=default, dest="rnd" if flag == "round" else flag)
     a = ap.parse_args()
 
     t = generate(a.seed, GenConfig(players=(a.players, a.players), rounds=(a.rounds, a.rounds)))
