@@ -86,6 +86,12 @@ def test_the_sheet_is_the_pairing_pair_makes() -> None:
     assert 'id="p3"' in page and "starts round 7" in page  # the sentences, one anchor per player
 
 
+def test_a_trf_2026_file_gives_the_same_sheet() -> None:
+    trf26 = write_trf(read_trf(ROUND), "trf26").encode()
+    page = upload(client(), trf26, "t.trfx").get_data(as_text=True)
+    assert "(trf26)" in page and sheet_pairs(page) == expected_pairs(EXPECTED)
+
+
 def test_the_round_and_the_edition_are_chosen_on_the_page() -> None:
     c = client()
     first = upload(c, PAIRED.read_bytes(), "t182.trf").get_data(as_text=True)
