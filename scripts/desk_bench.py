@@ -7,8 +7,10 @@ Generates a tournament (seeded), cuts it before round R, and starts one server (
 desk and the JSON service side by side, as `serve --http` serves them).  Then, in turn,
 POSTs the round to the service (`/pair`, the TRF as the body) and uploads it to the desk
 (`/desk/round`, a multipart form, as the browser sends it), `--requests` times each.
-Prints the median and 90th percentile seconds of each and the desk's median extra time.
-Every desk page's pairing sheet is checked against the service's pair list.
+Prints the median and 90th percentile seconds of each and the desk's median extra time,
+in wall-clock time and in CPU time (the server runs in this process: its CPU time is
+the pairing's and the page's, whatever else the machine is doing).  Every desk page's
+pairing sheet is checked against the service's pair list.
 """
 
 from __future__ import annotations
@@ -44,14 +46,15 @@ def multipart(text: str) -> tuple[bytes, str]:
     return body, f"multipart/form-data; boundary={boundary}"
 
 
-def timed(request: urllib.request.Request) -> tuple[float, bytes]:
-    t0 = time.perf_counter()
+def timed(request: urllib.request.Request) -> tuple[float, float, bytes]:
+    """Wall-clock seconds, CPU seconds of this process, the answer."""
+    t0, c0 = time.perf_counter(), time.process_time()
     with urllib.request.urlopen(request) as reply:
         body = reply.read()
         status = reply.status
     if status != 200:
         raise SystemExit(f"{request.full_url}: status {status}")
-    return time.perf_counter() - t0, body
+    return time.perf_counter() - t0, time.process_time() - c0, body
 
 
 def main() -> int:
@@ -69,13 +72,17 @@ def main() -> int:
     body, content_type = multipart(text)
     service: list[float] = []
     desk: list[float] = []
+    cpu_service: list[float] = []
+    cpu_desk: list[float] = []
     try:
         for _ in range(a.requests):
-            s, answer = timed(urllib.request.Request(f"{url}/pair", data=text.encode()))
-            d, page = timed(urllib.request.Request(f"{url}/desk/round", data=body,
-                                                   headers={"Content-Type": content_type}))
+            s, cs, answer = timed(urllib.request.Request(f"{url}/pair", data=text.encode()))
+            d, cd, page = timed(urllib.request.Request(f"{url}/desk/round", data=body,
+                                                       headers={"Content-Type": content_type}))
             service.append(s)
             desk.append(d)
+            cpu_service.append(cs)
+            cpu_desk.append(cd)
             pairs = [[int(x) for x in line.split()] for line in json.loads(answer)["result"]["pair_list"].splitlines()[1:]]
             sheet = [[int(w), int(b)] for w, b in SHEET_ROW.findall(page.decode())]
             if sheet != [p for p in pairs if p[1] != 0]:
@@ -92,6 +99,10 @@ def main() -> int:
     print(line("desk POST /desk/round", desk))
     extra = statistics.median(d - s for d, s in zip(desk, service, strict=True))
     print(f"desk minus service, median of the pairs: {extra * 1000:+.0f} ms")
+    print(line("CPU, service", cpu_service))
+    print(line("CPU, desk", cpu_desk))
+    extra = statistics.median(d - s for d, s in zip(cpu_desk, cpu_service, strict=True))
+    print(f"CPU, desk minus service, median of the pairs: {extra * 1000:+.0f} ms")
     return 0
 
 

@@ -60,7 +60,7 @@ def sheet(t: Tournament, p: Pairing, edition: str, told: frozenset[int] = frozen
         "round": p.round, "edition": ed.name, "edition_title": ed.title or ed.name, "boards": boards,
         "bye": None if p.bye is None else person(t, st, p.bye),
         "absent": absent,
-        "players": sorted((person(t, st, pl.id) for pl in t.players), key=lambda x: x["id"]),
+        "players": sorted(({"id": pl.id, "name": pl.name} for pl in t.players), key=lambda x: x["id"]),
         "stories": [{"id": s.player, "name": t.player(s.player).name, "sentences": [(line, line.startswith("Not ")) for line in sentences(s, names)],
                      "full": s.player in told} for s in ordered],
     }
