@@ -60,7 +60,7 @@ def given() -> Given:
     else:
         data = request.form.get("trf_text", "")
         source = request.form.get("source") or "tournament.trf"
-    if not data or not (data.strip() if isinstance(data, str) else data.strip()):
+    if not data.strip():
         raise DeskError("no file: pick or drop a tournament file (TRF) first")
     text, _ = decode(data)
     t = parse_trf(data, source=source)

@@ -61,7 +61,8 @@ def sheet(t: Tournament, p: Pairing, edition: str, told: frozenset[int] = frozen
         "bye": None if p.bye is None else person(t, st, p.bye),
         "absent": absent,
         "players": sorted(({"id": pl.id, "name": pl.name} for pl in t.players), key=lambda x: x["id"]),
-        "stories": [{"id": s.player, "name": t.player(s.player).name, "sentences": [(line, line.startswith("Not ")) for line in sentences(s, names)],
+        "stories": [{"id": s.player, "name": t.player(s.player).name,
+                     "sentences": [(line, line.startswith("Not ")) for line in sentences(s, names)],  # "Not": a candidate
                      "full": s.player in told} for s in ordered],
     }
 
