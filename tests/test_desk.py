@@ -84,6 +84,7 @@ def test_the_sheet_is_the_pairing_pair_makes() -> None:
         assert t.player(b.white).name in page and f'<td class="num rtg">{t.player(b.white).rating}</td>' in page
     assert f"players</dt><dd>{len(t.players)}</dd>" in page  # the summary (info)
     assert 'id="p3"' in page and "starts round 7" in page  # the sentences, one anchor per player
+    assert "<script" not in page and not re.search(r'(?:src|href|action)="(?:https?:)?//', page)  # nothing fetched
 
 
 def test_a_trf_2026_file_gives_the_same_sheet() -> None:
