@@ -36,12 +36,13 @@ _WHERE = {
     "LimitExceeded": "errors", "NoValidPairing": "errors", "PairingError": "errors",
     "SolveLimitError": "errors", "UnsupportedFeature": "errors", "parse_trf": "formats", "read_trf": "formats",
     "write_trf": "formats", "SolverSettings": "solver.settings", "Tier": "solver.terms",
-    "TierKind": "solver.terms",
+    "TierKind": "solver.terms", "standings": "apps.standings", "Standings": "apps.standings",
 }
 
 if TYPE_CHECKING:
     from cpsat_pairing.apps.check import FileCheck, RoundCheck, Verdict, check
     from cpsat_pairing.apps.explain import RoundExplanation, WhyNot, explain, why_not
+    from cpsat_pairing.apps.standings import Standings, standings
     from cpsat_pairing.domain.colours import ColourRule
     from cpsat_pairing.domain.tournament import Colour, Player, RoundEntry, Scoring, Tournament
     from cpsat_pairing.dutch.edition import Edition, load_edition
@@ -78,7 +79,7 @@ def __dir__() -> list[str]:
 __all__ = [
     "Board", "BracketTrace", "Colour", "ColourRule", "Edition", "EditionError", "FileAccessError", "FileCheck",
     "InconsistentData", "InputError", "LimitExceeded", "NoValidPairing", "Pairing", "PairingError", "Player",
-    "RoundCheck", "RoundEntry", "RoundExplanation", "Scoring", "SolveLimitError", "SolverSettings", "Tier",
+    "RoundCheck", "RoundEntry", "RoundExplanation", "Scoring", "SolveLimitError", "SolverSettings", "Standings", "Tier",
     "TierKind", "Tournament", "UnsupportedFeature", "Verdict", "WhyNot", "__version__", "check", "evaluate",
-    "explain", "illegalities", "load_edition", "pair", "parse_trf", "read_trf", "why_not", "write_trf",
+    "explain", "illegalities", "load_edition", "pair", "parse_trf", "read_trf", "standings", "why_not", "write_trf",
 ]

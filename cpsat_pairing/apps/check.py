@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cpsat_pairing.apps.compare import (
     Difference,
@@ -44,6 +45,9 @@ from cpsat_pairing.dutch.rounds import evaluate, illegalities, pair
 from cpsat_pairing.errors import ExitCode, NoValidPairing, PairingError
 from cpsat_pairing.formats import parse_trf, read_trf
 from cpsat_pairing.solver.terms import Tier
+
+if TYPE_CHECKING:
+    from cpsat_pairing.apps.standings_check import StandingsCheck
 
 # `check` exits 10 when a round is not the rules' pairing (bbpPairings' checker uses 1
 # for that, which we keep for "no valid pairing" of `pair`).
@@ -300,6 +304,7 @@ class FileCheck:
     players: int = 0
     warnings: list[str] = field(default_factory=list)
     roster: dict[int, tuple[str, int]] = field(default_factory=dict)  # id -> (name, rating), for people to read
+    standings: StandingsCheck | None = None  # points and ranks recomputed (apps.standings_check)
 
     def count(self, verdict: Verdict) -> int:
         return sum(1 for r in self.rounds if r.verdict is verdict)
@@ -320,6 +325,7 @@ def check(
     choice = edition_for(source, edition)
     out.edition, out.edition_reason, out.notes = choice.name, choice.reason, list(choice.notes)
     out.rounds = _check_rounds(source, choice.name, rounds, out, jobs)
+    out.standings = _standings(source)
     out.exit_code = exit_code([out])
     return out
 
@@ -362,8 +368,16 @@ def check_data(
     out.name, out.players, out.warnings = t.name, len(t.players), list(t.warnings)
     out.roster = {p.id: (p.name, p.rating) for p in t.players}
     out.rounds = _check_rounds(t, choice.name, rounds, out, jobs)
+    out.standings = _standings(t)
     out.exit_code = exit_code([out])
     return out
+
+
+def _standings(t: Tournament) -> StandingsCheck | None:
+    """The file's points and ranks recomputed (imported here: only a check needs it)."""
+    from cpsat_pairing.apps.standings_check import check_standings
+
+    return check_standings(t)
 
 
 def counts(reports: Iterable[FileCheck]) -> dict[str, int]:
@@ -391,6 +405,8 @@ def exit_code(reports: Iterable[FileCheck]) -> int:
             if r.verdict is Verdict.ERROR:
                 return r.exit_code or int(ExitCode.UNEXPECTED)
     if any(r.verdict is not Verdict.MATCH for rep in reports for r in rep.rounds):
+        return EXIT_DIFFERS
+    if any(rep.standings is not None and rep.standings.differences for rep in reports):
         return EXIT_DIFFERS
     return int(ExitCode.OK)
 

@@ -65,6 +65,7 @@ from typing import Any
 
 from cpsat_pairing.errors import ExitCode, NoValidPairing, PairingError
 from cpsat_pairing.domain.tournament import Acceleration, Colour, ForbiddenPairs, Player, RoundEntry, Tournament
+from cpsat_pairing.apps.standings import standings
 from cpsat_pairing.formats import DIALECTS, append_round, write_trf
 
 __all__ = ["GenConfig", "Generated", "GenerationFailed", "RoundFailed", "Unpairable", "baku_acceleration",
@@ -472,10 +473,26 @@ def play(seed: int, cfg: GenConfig = GenConfig()) -> Generated:
     last: Exception | None = None
     for attempt in range(MAX_ATTEMPTS):
         try:
-            return _attempt(seed, attempt, cfg)
+            done = _attempt(seed, attempt, cfg)
         except NoValidPairing as exc:
             last = exc
+            continue
+        return dataclasses.replace(done, tournament=with_standings(done.tournament, cfg.format))
     raise GenerationFailed(f"seed {seed}: no complete tournament in {MAX_ATTEMPTS} attempts ({last})")
+
+
+def with_standings(t: Tournament, dialect: str) -> Tournament:
+    """The final ranks (86-89) by points and C.07's recommended tie-breaks, and in
+    TRF-2026 the `202` record declaring them: a complete tournament file."""
+    if t.rounds_played == 0:
+        return t
+    s = standings(t)
+    rank = {row.id: row.rank for row in s.rows}
+    players = tuple(dataclasses.replace(p, rank=rank[p.id]) for p in t.players)
+    header = t.header_lines
+    if dialect == "trf26":
+        header = (*header, "202 " + " ".join(s.tiebreaks))
+    return dataclasses.replace(t, players=players, header_lines=header, tiebreaks=s.tiebreaks if dialect == "trf26" else ())
 
 
 def generate_trf(seed: int, cfg: GenConfig = GenConfig()) -> str:

@@ -190,6 +190,10 @@ class Tournament:
     absent_next: tuple[int, ...] = ()
     rank_mode: bool = False  # `XXC rank`: pair by position in file, not by id
     edition_hint: str | None = None  # `092` / `192` text naming the rules, if any
+    # TRF-2026 `202` (the declared tie-breaks) and `212` (the whole standings order),
+    # as canonical C.07 codes; empty when the file declares none.
+    tiebreaks: tuple[str, ...] = ()
+    standings_order: tuple[str, ...] = ()
     dialect: str = "trf16"  # "trf16", "trf16x" (XX*/BB*), "trf26"
     # Records kept verbatim so that writing a file loses nothing we do not interpret.
     header_lines: tuple[str, ...] = ()
@@ -246,6 +250,19 @@ def player_points(player: Player, scoring: Scoring, upto: int | None = None) -> 
     """Points from the player's round blocks (rounds 1..upto, all when None)."""
     rounds = player.rounds if upto is None else player.rounds[:upto]
     return sum((scoring.points(e.outcome) for e in rounds if e is not None), Fraction(0))
+
+
+def declared_points_agree(t: Tournament, p: Player) -> bool:
+    """The Points column (81-84) agrees with the results: the total, the total before an
+    appended round not played yet, either with the next round's acceleration (programs
+    write all four).  True when the column is blank."""
+    if p.declared_points is None:
+        return True
+    played = t.rounds_played
+    extra = next((a.points(played + 1) for a in t.acceleration if a.player_id == p.id), Fraction(0))
+    total = player_points(p, t.scoring)
+    so_far = player_points(p, t.scoring, upto=played)
+    return p.declared_points in {total, so_far, total + extra, so_far + extra}
 
 
 def history(t: Tournament, rnd: int) -> Tournament:

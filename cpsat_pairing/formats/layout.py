@@ -32,7 +32,7 @@ COMPLEMENTARY = frozenset(
     {("1", "0"), ("0", "1"), ("=", "="), ("W", "L"), ("L", "W"), ("D", "D"),
      ("+", "-"), ("-", "+"), ("-", "-"), (PENDING_RESULT, PENDING_RESULT)}
 )
-TRF26_CODES = frozenset({"142", "152", "162", "192", "240", "250", "260"})
+TRF26_CODES = frozenset({"142", "152", "162", "192", "202", "212", "240", "250", "260"})
 TRF16X_CODES = frozenset(
     {"XXR", "XXC", "XXS", "XXA", "XXP", "XXZ", "BBW", "BBD", "BBL", "BBZ", "BBF", "BBU"}
 )

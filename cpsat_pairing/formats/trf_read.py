@@ -31,7 +31,8 @@ from pathlib import Path
 from typing import ClassVar
 
 from cpsat_pairing.domain.tournament import (
-    BYE_RESULTS, PENDING_RESULT, Acceleration, Colour, ForbiddenPairs, Player, Scoring, Tournament, player_points,
+    BYE_RESULTS, PENDING_RESULT, Acceleration, Colour, ForbiddenPairs, Player, Scoring, Tournament,
+    declared_points_agree, player_points,
 )
 from cpsat_pairing.errors import FileAccessError, InconsistentData, InputError
 from cpsat_pairing.formats.fields import (
@@ -44,6 +45,7 @@ from cpsat_pairing.formats.layout import (
 )
 from cpsat_pairing.formats.players import parse_player
 from cpsat_pairing.formats.scoring import BB_FIELDS, FIELDS_162, XXS_FIELDS, XXS_ONE_COLOUR, ScoringBuilder
+from cpsat_pairing.formats.tiebreak_codes import parse_tiebreaks
 
 __all__ = ["parse_trf", "read_trf"]
 
@@ -68,6 +70,8 @@ class _Reader:
     rank_mode: bool = False
     hint_092: str | None = None
     hint_192: str | None = None
+    tiebreaks_202: tuple[str, ...] = ()
+    standings_212: tuple[str, ...] = ()
     codes: set[str] = field(default_factory=set)
     warnings: list[str] = field(default_factory=list)
     # ids named by engine records: (id, line, column, record, must exist)
@@ -116,6 +120,18 @@ class _Reader:
     def _edition_192(self, number: int, line: str) -> None:
         self.header.append(line)
         self.hint_192 = line[4:].strip() or None
+
+    def _tiebreak_list(self, number: int, line: str) -> tuple[str, ...]:
+        """`202` (the tie-breaks) and `212` (the whole standings order): C.07 codes."""
+        self.header.append(line)
+        found = parse_tiebreaks(line[4:], file=self.source, line=number, column=5, line_text=line)
+        return tuple(tb.code for tb in found)
+
+    def _tiebreaks_202(self, number: int, line: str) -> None:
+        self.tiebreaks_202 = self._tiebreak_list(number, line)
+
+    def _standings_212(self, number: int, line: str) -> None:
+        self.standings_212 = self._tiebreak_list(number, line)
 
     def _rounds(self, number: int, line: str) -> None:
         toks = tokens(line, 4)
@@ -306,6 +322,8 @@ class _Reader:
             absent_next=tuple(self.absent_next),
             rank_mode=self.rank_mode,
             edition_hint=self.hint_192 or self.hint_092,
+            tiebreaks=self.tiebreaks_202,
+            standings_order=self.standings_212,
             dialect=_dialect(self.codes),
             header_lines=tuple(self.header),
             source=self.source,
@@ -341,21 +359,13 @@ class _Reader:
 
     def _check_points(self, t: Tournament) -> None:
         """Points (81-84) should equal the results under the scoring; the results decide."""
-        played = t.rounds_played
-        next_round = played + 1
-        accel = {a.player_id: a.points(next_round) for a in t.acceleration}
         for p in t.players:
-            if p.declared_points is None:
-                continue
-            total = player_points(p, t.scoring)
-            so_far = player_points(p, t.scoring, upto=played)
-            extra = accel.get(p.id, Fraction(0))
-            if p.declared_points in {total, so_far, total + extra, so_far + extra}:
+            if declared_points_agree(t, p) or p.declared_points is None:
                 continue
             self.warn(
                 self.player_line[p.id], POINTS_COLS[0],
                 f"player {p.id}: Points column says {format_points(p.declared_points)}, "
-                f"the results give {format_points(total)} (the results are used)",
+                f"the results give {format_points(player_points(p, t.scoring))} (the results are used)",
             )
 
 
@@ -367,6 +377,8 @@ _Reader._HANDLERS = {
     "152": _Reader._colour_152,
     "162": _Reader._scoring_162,
     "192": _Reader._edition_192,
+    "202": _Reader._tiebreaks_202,
+    "212": _Reader._standings_212,
     "240": _Reader._byes_240,
     "250": _Reader._accel_250,
     "260": _Reader._forbidden_260,

@@ -18,6 +18,7 @@ from cpsat_pairing.errors import ExitCode
 from cpsat_pairing.interface.commands import files  # noqa: F401  (info, convert)
 from cpsat_pairing.interface.commands import pair  # noqa: F401
 from cpsat_pairing.interface.commands import check  # noqa: F401
+from cpsat_pairing.interface.commands import standings  # noqa: F401
 from cpsat_pairing.interface.commands import explain  # noqa: F401
 from cpsat_pairing.interface.commands import generate  # noqa: F401
 from cpsat_pairing.interface.commands import serve  # noqa: F401

@@ -5,12 +5,14 @@ A request is a JSON object:
 
     {"id": 7, "op": "pair", "trf": "<the TRF text>", "edition": "dutch-2017", "round": 5}
 
-`op` is "pair" (the default), "check" or "info"; `id` is echoed back untouched;
-`edition` and `round` are optional as on the command line.  The answer is
+`op` is "pair" (the default), "check", "info" or "standings"; `id` is echoed back
+untouched; `edition` and `round` are optional as on the command line, and for
+`standings` `tiebreaks` (codes, as `--tiebreaks`) and `tiebreak_rules` ("2024" or
+"2026").  The answer is
 
     {"id": 7, "ok": true, "result": {...}}     the `pair --format json` document (plus
                                                `pair_list`, the reference engines' output),
-                                               or the `check` / `info` JSON
+                                               or the `check` / `info` / `standings` JSON
     {"id": 7, "ok": false, "error": {"kind": ..., "message": ..., "exit_code": 3,
                                      "line": 12, "column": 92}}
 
@@ -34,7 +36,8 @@ from cpsat_pairing.errors import (
     SolveLimitError,
 )
 
-OPS = ("pair", "check", "info")
+OPS = ("pair", "check", "info", "standings")
+_FIELDS = ("id", "op", "trf", "edition", "round", "tiebreaks", "tiebreak_rules")
 
 
 class BadRequest(Exception):
@@ -46,6 +49,8 @@ def handle(request: Any) -> dict[str, Any]:
     rid = request.get("id") if isinstance(request, Mapping) else None
     try:
         op, trf, edition, rnd = _fields(request)
+        if op == "standings":
+            return {"id": rid, "ok": True, "result": _standings(request, trf, rnd)}
         return {"id": rid, "ok": True, "result": _run(op, trf, edition, rnd)}
     except BadRequest as exc:
         return error(rid, "request", str(exc), ExitCode.INVALID_INPUT)
@@ -72,9 +77,9 @@ def error(rid: Any, kind: str, message: str, code: int, **where: int) -> dict[st
 def _fields(request: Any) -> tuple[str, str, str | None, int | None]:
     if not isinstance(request, Mapping):
         raise BadRequest("a request is a JSON object with a `trf` field")
-    unknown = sorted(set(request) - {"id", "op", "trf", "edition", "round"})
+    unknown = sorted(set(request) - set(_FIELDS))
     if unknown:
-        raise BadRequest(f"unknown field(s): {', '.join(unknown)} (known: id, op, trf, edition, round)")
+        raise BadRequest(f"unknown field(s): {', '.join(unknown)} (known: {', '.join(_FIELDS)})")
     op = request.get("op", "pair")
     if op not in OPS:
         raise BadRequest(f"op: expected one of {', '.join(OPS)}, got {op!r}")
@@ -88,6 +93,22 @@ def _fields(request: Any) -> tuple[str, str, str | None, int | None]:
     if rnd is not None and (not isinstance(rnd, int) or isinstance(rnd, bool) or rnd < 1):
         raise BadRequest("round: expected a whole number of at least 1")
     return op, trf, edition, rnd
+
+
+def _standings(request: Mapping[str, Any], trf: str, rnd: int | None) -> dict[str, Any]:
+    """The `standings --format json` document; the file's own tie-breaks come first."""
+    from cpsat_pairing.apps.standings import standings
+    from cpsat_pairing.formats import parse_trf
+    from cpsat_pairing.interface.views.standings import standings_dict
+
+    codes, rules = request.get("tiebreaks"), request.get("tiebreak_rules")
+    if codes is not None and not isinstance(codes, str):
+        raise BadRequest('tiebreaks: expected codes such as "BH/C1 BH SB"')
+    if rules is not None and rules not in ("2024", "2026"):
+        raise BadRequest('tiebreak_rules: expected "2024" or "2026"')
+    t = parse_trf(trf, source="<request>")
+    s = standings(t, round=rnd, tiebreaks=None if t.tiebreaks or t.standings_order else codes, rules=rules)
+    return standings_dict(s)
 
 
 def _run(op: str, trf: str, edition: str | None, rnd: int | None) -> dict[str, Any]:

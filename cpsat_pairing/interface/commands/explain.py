@@ -73,6 +73,15 @@ def explain_command(
         typer.Option("--html", metavar="FILE", help="Also write the round as a self-contained page: brackets, "
                      "S1/S2, pairs, floaters, colours, bye, every player's sentences."),
     ] = None,
+    tiebreaks: Annotated[bool, typer.Option(
+        "--tiebreaks", help="With --player: the player's points and tie-breaks after the round (default: the "
+        "last played): the rounds and opponents that counted, what each unplayed round was worth and why, "
+        "what was cut.")] = False,
+    codes: Annotated[str | None, typer.Option(
+        "--codes", help='With --tiebreaks: these tie-breaks (e.g. "BH/C1 SB") instead of the file\'s or the '
+        "default list.")] = None,
+    tiebreak_rules: Annotated[str | None, typer.Option(
+        "--tiebreak-rules", help="With --tiebreaks: the C.07 text, 2024 or 2026 (default: by the start date).")] = None,
 ) -> None:
     """Explain one round (see EXPLAIN_HELP)."""
     from cpsat_pairing.apps.explain import why_not as why_not_pairing
@@ -80,6 +89,9 @@ def explain_command(
     from cpsat_pairing.interface.views.explain import why_not_json, why_not_renderable
 
     t = load_tournament(file)
+    if tiebreaks:
+        _explain_tiebreaks(t, file, player or [], rnd, codes, tiebreak_rules, fmt)
+        return
     edition = file_edition(t, edition).name
     check_edition(edition)
     if rnd is not None and rnd < 1:
@@ -129,6 +141,29 @@ def explain_command(
         typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
     else:
         Console(highlight=False).print(renderable)
+
+
+def _explain_tiebreaks(t: Tournament, file: str, players: list[str], rnd: int | None, codes: str | None,
+                       rules: str | None, fmt: TableOrJson) -> None:
+    from cpsat_pairing.apps.standings import standings
+    from cpsat_pairing.interface.views.standings import tiebreak_sentences, tiebreak_story_json
+
+    if not players:
+        fail(f"{file}: --tiebreaks needs --player N", ExitCode.INVALID_INPUT)
+    chosen = [resolve_player(t, text, file) for text in players]
+    s = standings(t, round=rnd, tiebreaks=None if t.tiebreaks or t.standings_order else codes, rules=rules)
+    if fmt is TableOrJson.json:
+        typer.echo(json.dumps({"round": s.round, "rules": s.rules.value, "tiebreaks": list(s.tiebreaks),
+                               "players": [tiebreak_story_json(s, pid) for pid in chosen]},
+                              indent=2, ensure_ascii=False))
+        return
+    names = {p.id: p.name for p in t.players}
+    console = Console(highlight=False, soft_wrap=True)
+    for i, pid in enumerate(chosen):
+        if i:
+            console.print()
+        for line in tiebreak_sentences(s, pid, names):
+            console.print(line, markup=False)
 
 
 def resolve_player(t: Tournament, text: str, file: str) -> int:

@@ -32,6 +32,11 @@ from cpsat_pairing.dutch.boards import board_key
 from cpsat_pairing.dutch.edition import Edition
 from cpsat_pairing.dutch.result import Pairing
 from cpsat_pairing.formats import format_points
+from cpsat_pairing.interface.views.standings_check import (
+    standings_check_json,
+    standings_check_table,
+    standings_summary,
+)
 from cpsat_pairing.solver.terms import Tier, TierKind
 
 SCHEMA = 1
@@ -232,6 +237,7 @@ def file_json(rep: FileCheck) -> dict[str, Any]:
                            "error": rep.error, "exit_code": rep.exit_code}
     if rep.error is None or rep.name or rep.notes:
         out.update(notes=rep.notes, name=rep.name, players=rep.players, warnings=rep.warnings)
+        out["standings"] = standings_check_json(rep.standings)
         if rep.edition_reason:
             out["edition_reason"] = rep.edition_reason
     return out
@@ -257,7 +263,8 @@ def summary_line(reports: Sequence[FileCheck]) -> str:
     if c["unreadable files"]:
         files += f" ({c['unreadable files']} unreadable)"
     rest = (", " + ", ".join(parts)) if parts else ""
-    return f"{c[Verdict.MATCH.value]}/{c['rounds']} rounds match{rest}; {files}"
+    standings = standings_summary([rep.standings for rep in reports])
+    return f"{c[Verdict.MATCH.value]}/{c['rounds']} rounds match{rest}{standings}; {files}"
 
 
 def file_table(rep: FileCheck) -> Group:
@@ -270,6 +277,8 @@ def file_table(rep: FileCheck) -> Group:
     for r in rep.rounds:
         table.add_row(str(r.round), Text(r.verdict.value, style=STYLE.get(r.verdict, "")),
                       Text(summary_text(r, names)))
+    if rep.standings is not None:
+        return Group(Text(rep.file, style="bold"), table, standings_check_table(rep.standings))
     return Group(Text(rep.file, style="bold"), table)
 
 

@@ -16,6 +16,7 @@ from cpsat_pairing.apps.check import FileCheck, Verdict, counts
 from cpsat_pairing.formats import points_text
 from cpsat_pairing.interface.views.check import round_json, summary_line
 from cpsat_pairing.interface.views.round_page import css, environment
+from cpsat_pairing.interface.views.standings_check import standings_check_json
 from cpsat_pairing.version import __version__
 
 
@@ -77,7 +78,8 @@ def render(reports: Sequence[FileCheck], edition: str) -> str:
     for fi, rep in enumerate(reports):
         files.append({"index": fi, "file": rep.file, "error": rep.error, "name": rep.name, "players": rep.players,
                       "edition": rep.edition or edition, "edition_reason": rep.edition_reason,
-                      "counts": counts([rep]), "rounds": [_round(rep, i) for i in range(len(rep.rounds))]})
+                      "counts": counts([rep]), "rounds": [_round(rep, i) for i in range(len(rep.rounds))],
+                      "standings": standings_check_json(rep.standings)})
     return environment().get_template("check.html.j2").render(
         css=css(), edition=edition, summary=summary_line(reports), version=__version__, files=files,
         verdicts=[v.value for v in Verdict],

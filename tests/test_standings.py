@@ -1,0 +1,378 @@
+"""Standings and C.07 tie-breaks: codes, the 202/212 records, hand-computed values on
+small tournaments (byes, forfeits, withdrawals under both texts), ratings, direct
+encounter, the command line, and agreement with stored tables of the FIDE TEC's
+calculator on a sample of the corpus."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import cpsat_pairing as cp
+from cpsat_pairing.apps.standings import standings
+from cpsat_pairing.apps.standings.ratings import dp, expected_hundredths, perfect_performance, performance
+from cpsat_pairing.errors import InputError
+from cpsat_pairing.formats.tiebreak_codes import parse_tiebreaks
+from cpsat_pairing.interface.cli import app
+
+FIXTURES = Path(__file__).parent / "fixtures" / "tiebreaks"
+
+
+def trf(rows: list[str], extra: str = "") -> cp.Tournament:
+    """A tournament from `001` lines given as 'id rating | blocks' (blocks 'OPP C R')."""
+    lines = ["012 T", *([extra] if extra else [])]
+    for row in rows:
+        head, blocks = row.split("|")
+        pid, rating = head.split()
+        line = f"001 {int(pid):4d}      {'Player ' + pid:<33} {int(rating):4d}"
+        line = line.ljust(91)
+        for b in blocks.split(","):
+            opp, col, res = b.split()
+            line += f"{int(opp):4d} {col} {res}  "
+        lines.append(line)
+    return cp.parse_trf("\n".join(lines) + "\n")
+
+
+def values(t: cp.Tournament, codes: str, rules: str = "2024") -> dict[int, dict[str, Any]]:
+    s = standings(t, tiebreaks=codes, rules=rules)
+    return {r.id: {c: v.value for c, v in r.tiebreaks.items()} | {"rank": r.rank} for r in s.rows}
+
+
+# -- codes --------------------------------------------------------------------------------
+
+
+def test_codes_are_read_leniently_and_written_canonically() -> None:
+    found = parse_tiebreaks("bh-c1, BH/M2  sb ks/l+1 aro/c1/u1400 DE")
+    assert [t.code for t in found] == ["BH/C1", "BH/M2", "SB", "KS/L+1", "ARO/C1/U1400", "DE"]
+    assert found[1].cut_low == found[1].cut_high == 2
+    assert found[3].limit_offset == Fraction(1, 2) and found[4].unrated == 1400
+
+
+def test_2026_codes_and_self_defined_ones() -> None:
+    found = parse_tiebreaks("TPN/R RTNG/R AOB/F STD OTHER_Lots GE REP BH:MP/C1")
+    assert [t.code for t in found] == ["TPN/R", "RTNG/R", "AOB/F", "STD", "OTHER_LOTS", "GE", "REP", "BH:MP/C1"]
+    assert found[0].reverse and found[2].fore
+    rows = ["1 2000|2 w 1,3 w =", "2 1900|1 b 0,4 b 1", "3 1800|4 w 1,1 b =", "4 1700|3 b 0,2 w 0"]
+    s = standings(trf(rows, "XXS W=3 D=1"), tiebreaks="STD TPN/R OTHER_X")
+    assert s.row(1).points.value == 4 and s.row(1).tiebreaks["STD"].value == Fraction(3, 2)
+    assert s.row(3).tiebreaks["OTHER_X"].value is None
+    tied = [r.id for r in s.rows if r.points.value == 4]
+    assert tied == [3, 1]  # same points and STD: TPN/R puts the higher pairing number first
+
+
+def test_unknown_code_names_it_with_its_column() -> None:
+    with pytest.raises(InputError) as exc:
+        parse_tiebreaks("BH/C1 XYZ")
+    assert "XYZ" in exc.value.message and exc.value.column == 7
+    with pytest.raises(InputError, match="no modifier"):
+        parse_tiebreaks("WIN/C1")
+
+
+def test_202_and_212_records_are_read_and_checked() -> None:
+    t = trf(["1 2000|2 w 1", "2 1900|1 b 0"], "202 BH-C1,SB DE")
+    assert t.tiebreaks == ("BH/C1", "SB", "DE") and t.dialect == "trf26"
+    assert standings(t).tiebreaks == ("BH/C1", "SB", "DE") and standings(t).source == "file 202"
+    t = trf(["1 2000|2 w 1", "2 1900|1 b 0"], "212 PTS BH")
+    assert t.standings_order == ("PTS", "BH") and standings(t).tiebreaks == ("BH",)
+    with pytest.raises(InputError) as exc:
+        trf(["1 2000|2 w 1", "2 1900|1 b 0"], "202 BH QQ")
+    assert (exc.value.line, exc.value.column) == (2, 8) and "QQ" in exc.value.message
+
+
+def test_default_list_when_the_file_declares_none() -> None:
+    s = standings(trf(["1 2000|2 w 1", "2 1900|1 b 0"]))
+    assert s.source == "default" and s.tiebreaks == ("BH/C1", "BH", "SB", "DE", "WIN")
+
+
+# -- Art. 16: unplayed rounds ---------------------------------------------------------------
+
+# Four rounds.  1 beats 2, 3 and 4 and takes a half-point bye in round 4 (3.5); 3
+# withdraws after round 2: a forfeit loss to 2 in round 3, absent in round 4 (0.5);
+# 2 beats 4, wins by forfeit, loses to 4 in round 4 (2); 4 has 1.5.
+SMALL = [
+    "1 2000|2 w 1,3 b 1,4 w 1,0 - H",
+    "2 1900|1 b 0,4 w 1,3 b +,4 b 0",
+    "3 1800|4 w =,1 w 0,2 w -,0 - Z",
+    "4 1700|3 b =,2 b 0,1 b 0,2 w 1",
+]
+
+
+def test_buchholz_dummy_opponent_2024() -> None:
+    """2024: an unplayed round is a game against a dummy with the player's own score;
+    for his opponents, a withdrawn player's rounds without opponent after his last
+    presence count as draws (3: 0.5 + 0 + 0 + 0.5 = 1)."""
+    v = values(trf(SMALL), "BH")
+    assert v[1]["BH"] == 2 + 1 + Fraction(3, 2) + Fraction(7, 2)  # the bye: own 3.5
+    assert v[2]["BH"] == Fraction(7, 2) + Fraction(3, 2) + 2 + Fraction(3, 2)  # forfeit win: own 2
+    assert v[3]["BH"] == Fraction(3, 2) + Fraction(7, 2) + Fraction(1, 2) + Fraction(1, 2)
+
+
+def test_buchholz_caps_of_2026() -> None:
+    """2026: a forfeit's dummy is worth no more than the opponent's score (16.4.1), a
+    bye's no more than half the rounds (16.4.2)."""
+    v = values(trf(SMALL), "BH", rules="2026")
+    assert v[1]["BH"] == 2 + 1 + Fraction(3, 2) + 2  # the bye: min(3.5, 0.5 x 4)
+    assert v[2]["BH"] == Fraction(7, 2) + Fraction(3, 2) + 1 + Fraction(3, 2)  # min(2, 3's 1)
+    assert v[3]["BH"] == values(trf(SMALL), "BH")[3]["BH"]  # 0.5 is below both caps
+
+
+def test_cut_removes_a_voluntarily_unplayed_round_first() -> None:
+    s = standings(trf(SMALL), tiebreaks="BH/C1", rules="2024")
+    assert s.row(1).tiebreaks["BH/C1"].cut == (4,)  # the bye (3.5), not 3's 1
+    assert s.row(1).tiebreaks["BH/C1"].value == Fraction(9, 2)
+    assert s.row(2).tiebreaks["BH/C1"].cut == (2,)  # no VUR: the least value (1.5, first)
+    assert s.row(3).tiebreaks["BH/C1"].cut == (3,)
+
+
+def test_which_round_a_cut_removes_first_in_each_text() -> None:
+    """A voluntarily unplayed round worth less than the least significant value: the
+    2024 text cuts it all the same (VURs first), the 2026 text cuts the least
+    significant value instead (16.5.1/16.5.2: the higher of the two)."""
+    from cpsat_pairing.apps.standings.record import Rules
+    from cpsat_pairing.apps.standings.tiebreaks import Item, cut
+
+    why: tuple[int, str, int | None, int, int | None, bool, int] = (0, "game", None, 0, None, False, 2)
+    # SB-like items: (round, opponent, opponent's score, contribution, VUR, why)
+    items: list[Item] = [(1, 5, 9, 9, False, why), (2, None, 8, 0, True, why), (3, 6, 3, 3, False, why)]
+    assert cut(items, 1, 0, 3, Rules.Y2024)[1] == [2]
+    assert cut(items, 1, 0, 3, Rules.Y2026)[1] == [3]
+    # two VURs: the one of lower contribution is the candidate (16.5.2), not the lower score
+    items = [(1, None, 4, 2, True, why), (2, None, 5, 0, True, why), (3, 7, 3, 1, False, why)]
+    assert cut(items, 1, 0, 3, Rules.Y2026)[1] == [3]  # VUR 0 < 1: the least significant
+    assert cut(items, 1, 0, 3, Rules.Y2024)[1] == [2]
+    assert cut(items, 1, 1, 3, Rules.Y2026)[1] == [3, 2]  # median: then the highest score
+
+
+def test_sonneborn_berger_and_progressive_and_wins() -> None:
+    v = values(trf(SMALL), "SB PS PS/C1 WIN WON BPG BWG REP KS", rules="2024")
+    assert v[1]["SB"] == 2 + 1 + Fraction(3, 2) + Fraction(7, 2) / 2
+    assert v[1]["PS"] == 1 + 2 + 3 + Fraction(7, 2) and v[1]["PS/C1"] == 2 + 3 + Fraction(7, 2)
+    assert (v[1]["WIN"], v[1]["WON"], v[1]["BPG"], v[1]["BWG"], v[1]["REP"]) == (3, 3, 1, 1, 3)
+    assert (v[2]["WIN"], v[2]["WON"], v[2]["REP"]) == (2, 1, 4)  # the forfeit win counts for WIN
+    # Koya: opponents with at least 2 points (50 % of 4): 1 (3.5) and 2 (2)
+    assert v[1]["KS"] == 1 and v[2]["KS"] == 0 and v[4]["KS"] == 0 + 1
+
+
+def test_fore_buchholz_counts_the_last_round_as_drawn() -> None:
+    rows = ["1 2000|2 w 1,3 w =", "2 1900|1 b 0,4 w 1", "3 1800|4 w 1,1 b =", "4 1700|3 b 0,2 b 0"]
+    v = values(trf(rows, "XXR 2"), "FB BH")
+    # scores 1.5, 1, 1.5, 0; with round 2 drawn: 1.5, 0.5, 1.5, 0.5
+    assert v[1]["FB"] == Fraction(1, 2) + Fraction(3, 2) and v[1]["BH"] == 1 + Fraction(3, 2)
+    # standings before the last round: fore-Buchholz is Buchholz
+    s = standings(trf(rows, "XXR 3"), tiebreaks="FB BH")
+    assert s.row(1).tiebreaks["FB"].value == s.row(1).tiebreaks["BH"].value
+
+
+# -- ratings -----------------------------------------------------------------------------
+
+
+def test_fide_rating_tables() -> None:
+    assert (dp(50), dp(75), dp(100), dp(0), dp(25)) == (0, 193, 800, -800, -193)
+    assert expected_hundredths(2000, 2000) == 50 and expected_hundredths(2100, 2000) == 64
+    assert expected_hundredths(2000, 2100) == 36 and expected_hundredths(2800, 2000) == 100
+
+
+def test_performance_ratings() -> None:
+    assert performance(Fraction(3, 2), [2000, 2100, 2200]) == 2100 + 0
+    assert performance(Fraction(2), [2000, 2000]) == 2800
+    assert perfect_performance(Fraction(1), [2000, 2000]) == 1997  # 0.50 each down to 3 points below
+    assert perfect_performance(Fraction(0), [1900, 2000]) == 1100
+    assert perfect_performance(Fraction(2), [1900, 2000]) == 2736  # 1.00 from 736 points above
+
+
+def test_rating_tiebreaks_undefined_with_an_unrated_player() -> None:
+    rows = ["1 2000|2 w 1", "2 0|1 b 0"]
+    v = values(trf(rows), "ARO TPR RTNG ARO/U1000")
+    assert v[1]["ARO"] is None and v[1]["TPR"] is None and v[1]["RTNG"] is None
+    assert v[1]["ARO/U1000"] == 1000
+
+
+# -- direct encounter ----------------------------------------------------------------------
+
+
+def test_direct_encounter_breaks_a_tie_between_players_who_met() -> None:
+    # 2 and 3 both score 1; 3 beat 2
+    rows = ["1 2000|4 w 1,2 w 1", "2 1900|3 b 0,1 b 0", "3 1800|2 w 1,4 b 0", "4 1700|1 b 0,3 w 1"]
+    s = standings(trf(rows), tiebreaks="DE")
+    tied = [r.id for r in s.rows if r.points.value == 1]
+    assert tied == [3, 4] or tied == [4, 3]
+    # 3 and 4 met in round 2: 4 won
+    assert tied == [4, 3] and s.row(4).tiebreaks["DE"].value == 1
+
+
+# -- the command line -----------------------------------------------------------------------
+
+
+def test_cli_json_shape_and_errors(tmp_path: Path) -> None:
+    f = FIXTURES / "t000003.trf"
+    out = CliRunner().invoke(app, ["standings", str(f), "-f", "json", "--tiebreaks", "BH/C1 ARO"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert set(data) == {"round", "rules", "tiebreaks", "players"} and data["tiebreaks"] == ["BH/C1", "ARO"]
+    assert set(data["players"][0]) == {"id", "name", "rank", "points", "tiebreaks"}
+    assert data["rules"] == "2026" and data["round"] == 5
+    bad = CliRunner().invoke(app, ["standings", str(f), "--tiebreaks", "BH NOPE"])
+    assert bad.exit_code == 3 and "NOPE" in bad.output
+    for fmt in ("csv", "html"):
+        assert CliRunner().invoke(app, ["standings", str(f), "-f", fmt]).exit_code == 0
+
+
+def test_rules_chosen_by_start_date() -> None:
+    rows = ["1 2000|2 w 1", "2 1900|1 b 0"]
+    assert standings(trf(rows, "042 2025/05/01")).rules.value == "2024"
+    assert standings(trf(rows, "042 2026/03/01")).rules.value == "2026"
+    assert standings(trf(rows, "042 2025/05/01"), rules="2026").rules.value == "2026"
+    both = standings(trf(rows, "042 10.02.2026"))  # 10 February or 2 October
+    assert both.rules.value == "2026" and "reads two ways" in both.rules_why
+
+
+# -- the FIDE TEC's calculator, stored ------------------------------------------------------
+
+def _stored(table: Path) -> tuple[list[str], dict[int, dict[str, str]]]:
+    header, *lines = [ln.split(",") for ln in table.read_text().splitlines() if "," in ln]
+    return header[3:], {int(c[1]): dict(zip(header, (x.replace("/V2024", "") for x in c))) for c in lines}
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in FIXTURES.glob("*.trf")))
+def test_agrees_with_the_tec_calculator(name: str) -> None:
+    """Every value and every rank of the stored tables (written by
+    scripts/compare_tiebreaks.py --save; averages compared to the printed precision)."""
+    codes, theirs = _stored(FIXTURES / f"{name}.csv")  # columns: Rank, StartNo, PTS, codes...
+    assert "PTP" in codes and "FB" in codes and "DE" in codes
+    _agree(name, codes, theirs, None, ())
+
+
+@pytest.mark.parametrize("name", sorted(p.name.split(".")[0] for p in FIXTURES.glob("*.2024.csv")))
+def test_agrees_with_the_tec_calculator_on_the_2024_text(name: str) -> None:
+    """The same under the 2024 text, but for SB/C1: the calculator applies the 2026 text's
+    cut exception to it (docs/tiebreaks.md); there ours cuts a VUR first, so it is never
+    below the calculator's value."""
+    codes, theirs = _stored(FIXTURES / f"{name}.2024.csv")
+    codes = [c.replace("/V2024", "") for c in codes]
+    theirs = {pid: {k.replace("/V2024", ""): v for k, v in row.items()} for pid, row in theirs.items()}
+    s = _agree(name, codes, theirs, "2024", ("SB/C1",))
+    assert all(r.tiebreaks["SB/C1"].value >= Fraction(theirs[r.id]["SB/C1"]) for r in s.rows)
+
+
+def _agree(name: str, codes: list[str], theirs: dict[int, dict[str, str]], rules: str | None,
+           skip: tuple[str, ...]) -> Any:
+    s = standings(cp.read_trf(FIXTURES / f"{name}.trf"), tiebreaks=" ".join(codes), rules=rules)
+    for row in s.rows:
+        t = theirs[row.id]
+        shared = sum(1 for x in theirs.values() if x["Rank"] == t["Rank"])  # tied after the whole list
+        if not skip:
+            assert int(t["Rank"]) <= row.rank < int(t["Rank"]) + shared, (name, row.id)
+        for code in codes:
+            if code == "DE" or code in skip:
+                continue
+            ours, text = row.tiebreaks[code].value, t[code]
+            decimals = len(text.split(".")[1]) if "." in text else 0
+            assert ours is not None and abs(Fraction(text) - Fraction(ours)) <= Fraction(1, 2 * 10**decimals), (
+                name, row.id, code, text, ours)
+    return s
+
+
+# -- check, explain, serve, generate ---------------------------------------------------------
+
+
+def _with_ranks(t: cp.Tournament, ranks: dict[int, int]) -> str:
+    import dataclasses
+
+    players = tuple(dataclasses.replace(p, rank=ranks[p.id]) for p in t.players)
+    return cp.write_trf(dataclasses.replace(t, players=players), "trf26")
+
+
+def test_check_names_each_standings_difference(tmp_path: Path) -> None:
+    from cpsat_pairing.apps.standings_check import check_standings
+
+    t = trf(SMALL, "202 BH SB")
+    s = standings(t)
+    right = {r.id: r.rank for r in s.rows}
+    assert check_standings(cp.parse_trf(_with_ranks(t, right))).differences == ()  # type: ignore[union-attr]
+    swapped = dict(right)
+    a, b = s.rows[1].id, s.rows[2].id
+    swapped[a], swapped[b] = right[b], right[a]
+    text = _with_ranks(t, swapped)
+    # a points column that disagrees with the results (player 1: 9.0 instead of 3.5)
+    text = "\n".join(ln[:80] + " 9.0" + ln[84:] if ln.startswith("001    1") else ln for ln in text.splitlines())
+    sc = check_standings(cp.parse_trf(text))
+    assert sc is not None
+    found = {(d.player, d.what): d for d in sc.differences}
+    assert set(found) == {(a, "rank"), (b, "rank"), (1, "points")}
+    assert (found[(1, "points")].file_value, found[(1, "points")].rules_value) == ("9", "3.5")
+    assert found[(1, "points")].rounds == "r1 1, r2 1, r3 1, r4 0.5"
+    assert found[(a, "rank")].file_value == str(right[b]) and "BH" in found[(a, "rank")].rounds
+    assert any("computed from the results" in n for n in sc.notes)
+    f = tmp_path / "t.trf"
+    f.write_text(text)
+    out = CliRunner().invoke(app, ["check", str(f), "-f", "json"])
+    assert out.exit_code == 10, out.output
+    data = json.loads(out.output[out.output.index("{"):])
+    assert len(data["files"][0]["standings"]["differences"]) == 3
+    page = tmp_path / "r.html"
+    text_out = CliRunner().invoke(app, ["check", str(f), "--html", str(page)])
+    assert text_out.exit_code == 10 and "standings: 3 differences" in " ".join(text_out.output.split())
+    html_text = page.read_text()
+    assert "Standings after round 4: 3 difference(s)" in html_text and "r1 1, r2 1, r3 1, r4 0.5" in html_text
+
+
+def test_check_does_not_hold_undeclared_files_to_a_list() -> None:
+    from cpsat_pairing.apps.standings_check import check_standings
+
+    sc = check_standings(cp.read_trf(FIXTURES / "t000003.trf"))
+    assert sc is not None and sc.differences == () and "declares no tie-breaks" in sc.notes[0]
+
+
+def test_explain_tiebreaks_tells_rounds_unplayed_and_cuts(tmp_path: Path) -> None:
+    f = tmp_path / "small.trf"
+    f.write_text(cp.write_trf(trf(SMALL, "042 2025/01/01"), "trf26"))
+    out = CliRunner().invoke(app, ["explain", str(f), "--player", "1", "--tiebreaks", "--codes", "BH/C1 SB"])
+    assert out.exit_code == 0, out.output
+    assert "C.07 text of 2024" in out.output
+    assert "round 4: half-point bye: dummy opponent with the player's own score (16.4); voluntarily unplayed " \
+        "(VUR): 3.5 — cut" in out.output
+    assert "cut: round 4" in out.output and "BH/C1 = 4.5" in out.output
+    js = CliRunner().invoke(app, ["explain", str(f), "-p", "1", "--tiebreaks", "-f", "json"])
+    assert json.loads(js.output)["players"][0]["tiebreaks"]["BH/C1"]["cut"] == [4]
+
+
+def test_serve_answers_standings() -> None:
+    from cpsat_pairing.interface.service import handle
+
+    text = (FIXTURES / "t000003.trf").read_text()
+    answer = handle({"id": 1, "op": "standings", "trf": text, "tiebreaks": "BH SB"})
+    assert answer["ok"] and answer["result"]["tiebreaks"] == ["BH", "SB"]
+    assert answer["result"]["players"][0]["tiebreaks"]["BH"] == 14
+    bad = handle({"id": 2, "op": "standings", "trf": text, "tiebreaks": "BH ZZ"})
+    assert not bad["ok"] and "ZZ" in bad["error"]["message"] and bad["error"]["exit_code"] == 3
+
+
+def test_generate_writes_202_and_final_ranks() -> None:
+    from cpsat_pairing.apps.generate import GenConfig, generate_trf
+
+    text = generate_trf(3, GenConfig(players=(10, 10), rounds=(4, 4), format="trf26"))
+    t = cp.parse_trf(text)
+    assert t.tiebreaks == ("BH/C1", "BH", "SB", "DE", "WIN")
+    s = standings(t)
+    assert all(t.player(r.id).rank == r.rank for r in s.rows)
+
+
+def test_big_random_tournament_properties() -> None:
+    """A fast sample of scripts/bench_standings.py: 300 players, 11 rounds.  The order
+    is by points, then BH/C1; a cut never raises a value; SB never exceeds BH."""
+    from cpsat_pairing.testing.large import build
+
+    t = cp.parse_trf(build(300, 11, 1))
+    s = standings(t, tiebreaks="BH/C1 BH SB DE WIN")
+    assert s.round == 11 and len(s.rows) == 300
+    keys = [(r.points.value, r.tiebreaks["BH/C1"].value) for r in s.rows]
+    assert keys == sorted(keys, reverse=True)
+    for r in s.rows:
+        bh1, bh, sb = (r.tiebreaks[c].value for c in ("BH/C1", "BH", "SB"))
+        assert bh1 is not None and bh is not None and sb is not None
+        assert bh1 <= bh and sb <= bh and len(r.tiebreaks["BH/C1"].cut) == 1
