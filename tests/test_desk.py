@@ -131,6 +131,27 @@ def test_downloads_are_the_pair_list_the_trf_and_the_json() -> None:
     assert [(b["white"]["id"], b["black"]["id"]) for b in data["boards"]] == expected_pairs(EXPECTED)
 
 
+def test_the_standings_are_those_of_the_standings_function() -> None:
+    from cpsat_pairing import standings
+
+    evil = "<script>alert(1)</script>"
+    t = read_trf(PAIRED)
+    t = replace(t, players=tuple(replace(p, name=evil) if p.id == 2 else p for p in t.players))
+    c = client()
+    fields = carried(upload(c, write_trf(t, t.dialect).encode(), "t182.trf").get_data(as_text=True))
+    page = c.post("/desk/round", data={**fields, "op": "standings"}).get_data(as_text=True)
+    section = page[page.index('<section id="standings"'):]
+    section = section[:section.index("</section>")]
+    want = standings(parse_trf(fields["trf_text"], source="t182.trf"))
+    rows = re.findall(r'<tr><td class="num">(\d+)</td><td class="num">(\d+)</td><td>(.*?)</td><td class="num">(.*?)</td>'
+                      r'(.*?)</tr>', section)
+    assert [(int(r), int(i), pts) for r, i, _, pts, _ in rows] == [(w.rank, w.id, w.points.text) for w in want.rows]
+    assert [re.findall(r'<td class="num">(.*?)</td>', tail) for *_, tail in rows] == [
+        [w.tiebreaks[code].text for code in want.tiebreaks] for w in want.rows]
+    assert "<script" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in section
+    assert "Standings after round" not in c.post("/desk/round", data=fields).get_data(as_text=True)
+
+
 def test_the_check_and_the_brackets_pages() -> None:
     c = client()
     fields = carried(upload(c, PAIRED.read_bytes(), "t182.trf").get_data(as_text=True))
@@ -248,7 +269,7 @@ def test_a_cancelled_run_stops_at_its_next_progress_report() -> None:
 def test_the_cancel_button_answers_with_the_form() -> None:
     app = create_app(wait=0.0)
     c = app.test_client()
-    r = c.post("/desk/round", data={"file": (io.BytesIO(PAIRED.read_bytes()), "t.trf")},
+    r = c.post("/desk/round", data={"file": (io.BytesIO(ROUND.read_bytes()), "t.trf")},
                content_type="multipart/form-data")
     assert r.status_code == 202
     token = re.search(r"/desk/run/([\w-]+)", r.get_data(as_text=True))

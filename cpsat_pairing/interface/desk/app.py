@@ -22,7 +22,15 @@ from cpsat_pairing.formats.fields import decode
 from cpsat_pairing.formats.trf_read import parse_trf
 from cpsat_pairing.interface.desk.guard import WSGIApp, guarded
 from cpsat_pairing.interface.desk.runs import Cancelled, Progress, Runs
-from cpsat_pairing.interface.views.desk import EDITIONS, Desk, desk_css, render_desk, render_running, sheet
+from cpsat_pairing.interface.views.desk import (
+    EDITIONS,
+    Desk,
+    desk_css,
+    render_desk,
+    render_running,
+    sheet,
+    standings_table,
+)
 
 MAX_UPLOAD = 32 * 2**20  # bytes: the largest file (a 9,999-player TRF is about 12 MB), carried back once
 WAIT = 2.0  # seconds a request waits for its answer before showing the progress page
@@ -101,7 +109,7 @@ def _pairing(g: Given, progress: Progress) -> tuple[Any, str, Desk]:
 
 @dataclass
 class Asked:
-    """The desk page's question beyond the round: why not A-B, or one player told in full."""
+    """The desk page's question beyond the round: why not A-B, one player told in full, the standings."""
 
     op: str = ""
     player: int | None = None
@@ -113,7 +121,7 @@ def asked() -> Asked:
     op = request.form.get("op", "")
     if op == "why-not":
         return Asked(op, a=_number("why_a"), b=_number("why_b"))
-    return Asked(op, player=_number("player")) if op == "tell" else Asked()
+    return Asked(op, player=_number("player")) if op == "tell" else Asked(op)
 
 
 def round_answer(g: Given, q: Asked, progress: Progress) -> Response:
@@ -122,6 +130,10 @@ def round_answer(g: Given, q: Asked, progress: Progress) -> Response:
     from cpsat_pairing.interface.views.explain import why_not_json
 
     p, edition, desk = _pairing(g, progress)
+    if q.op == "standings" and g.t.rounds_played:
+        from cpsat_pairing.apps.standings import standings
+
+        desk.standings = standings_table(standings(g.t))
     if p is not None:
         ids = {pl.id for pl in g.t.players}
         desk.player = q.player if q.player in ids else None

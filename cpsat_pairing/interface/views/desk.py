@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from cpsat_pairing.apps.standings import Standings
 from cpsat_pairing.apps.story import stories
 from cpsat_pairing.domain.state import build_state
 from cpsat_pairing.domain.tournament import Tournament
@@ -39,6 +40,7 @@ class Desk:
     sheet: dict[str, Any] | None = None
     why_not: dict[str, Any] | None = None
     player: int | None = None  # the player told in full (the opponents tried first)
+    standings: dict[str, Any] | None = None
 
 
 def sheet(t: Tournament, p: Pairing, edition: str, told: frozenset[int] = frozenset()) -> dict[str, Any]:
@@ -65,6 +67,16 @@ def sheet(t: Tournament, p: Pairing, edition: str, told: frozenset[int] = frozen
                      "sentences": [(line, line.startswith("Not ")) for line in sentences(s, names)],  # "Not": a candidate
                      "full": s.player in told} for s in ordered],
     }
+
+
+def standings_table(s: Standings) -> dict[str, Any]:
+    """The standings after the last round with results: rank, number, name, points, tie-breaks."""
+    from cpsat_pairing.interface.views.standings import source_text
+
+    return {"round": s.round, "tiebreaks": list(s.tiebreaks), "source": source_text(s),
+            "rules": f"C.07 text of {s.rules.value}: {s.rules_why}",
+            "rows": [{"rank": r.rank, "id": r.id, "name": r.name, "points": r.points.text,
+                      "tiebreaks": [r.tiebreaks[code].text for code in s.tiebreaks]} for r in s.rows]}
 
 
 def render_desk(desk: Desk) -> str:
