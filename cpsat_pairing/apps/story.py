@@ -134,13 +134,18 @@ def story(
     ed = as_edition(edition)
     p = pairing if pairing is not None else pair(t, rnd, ed)
     st: RoundState = build_state(t, rnd, ed.state_rules)
-    if pid not in st.present:
+    return _story(t, rnd, pid, ed, p, st, explain(t, p, ed) if pid in st.present else None, candidates, limit)
+
+
+def _story(t: Tournament, rnd: int, pid: int, ed: Edition, p: Pairing, st: RoundState,
+           x: RoundExplanation | None, candidates: bool, limit: int) -> PlayerStory:
+    """`story` on the round's state and explanation, made once for every player's story."""
+    if pid not in st.present or x is None:
         e = t.player(pid).entry(rnd)
         return PlayerStory(pid, rnd, ed, Role.ABSENT, absence=e.result if e is not None else "Z")
     ps = st.players[pid]
     out = PlayerStory(pid, rnd, ed, Role.RESIDENT, ps.score, ps.pairing_score,
                       preference=(ps.pref_colour, ps.pref_kind), pab_eligible=ps.pab_eligible)
-    x = explain(t, p, ed)
     where = _where(x, pid)
     paired_in: BracketExplanation | None = None
     for br, as_mdp in where:
@@ -219,4 +224,6 @@ def stories(t: Tournament, rnd: int, edition: str | Edition, pairing: Pairing | 
     ed = as_edition(edition)
     p = pairing if pairing is not None else pair(t, rnd, ed)
     ids = players if players is not None else [pl.id for pl in t.players]
-    return [story(t, rnd, pid, ed, p, candidates=pid in candidates_for) for pid in ids]
+    st = build_state(t, rnd, ed.state_rules)
+    x = explain(t, p, ed)
+    return [_story(t, rnd, pid, ed, p, st, x, pid in candidates_for, 6) for pid in ids]

@@ -23,6 +23,7 @@ from cpsat_pairing.interface.commands import standings  # noqa: F401
 from cpsat_pairing.interface.commands import explain  # noqa: F401
 from cpsat_pairing.interface.commands import generate  # noqa: F401
 from cpsat_pairing.interface.commands import serve  # noqa: F401
+from cpsat_pairing.interface.commands import desk  # noqa: F401
 # isort: on
 from cpsat_pairing.interface.console import PROG, app, settings
 

@@ -4,7 +4,8 @@ call costs the pairing and not the start-up (importing the solver).
 Two transports for the same requests and answers (interface/service.py): JSON lines on
 stdin/stdout (a program starts `cpsat-pairing serve` once and talks to it through a
 pipe), and HTTP on localhost (`--http PORT`, served by waitress: `pip install
-'cpsat-pairing[service]'`).  Requests are answered one at a time, in order.
+'cpsat-pairing[service]'`; with Flask, the arbiter's desk is served beside it, at `/`).
+Requests are answered one at a time, in order.
 """
 
 from __future__ import annotations
@@ -132,7 +133,7 @@ def serve(
     (only trf is required); the answer {"id", "ok": true, "result"} holds the `pair --format json`
     document, or {"id", "ok": false, "error": {"kind", "message", "exit_code", "line", "column"}}.
     Over HTTP: POST /pair, /check or /info with that JSON (or the TRF itself, options in the query
-    string); GET /health.
+    string); GET /health; with Flask installed (the [desk] extra), the arbiter's desk at / (see `desk`).
     """
     warm_up()
     if http is None:
@@ -141,5 +142,12 @@ def serve(
         import waitress
     except ImportError:
         fail("serve --http needs waitress: pip install 'cpsat-pairing[service]'", ExitCode.INVALID_INPUT)
-    typer.echo(f"serving on http://{host}:{http} (POST /pair, /check, /info; GET /health)", err=True)
-    waitress.serve(wsgi_app, host=host, port=http, threads=1, ident="cpsat-pairing", max_request_body_size=MAX_BODY)
+    application: Callable[..., Iterable[bytes]] = wsgi_app
+    try:
+        from cpsat_pairing.interface.desk.app import site
+    except ImportError:  # without flask: the JSON endpoints only
+        pass
+    else:
+        application = site(host, http, wsgi_app)
+    typer.echo(f"serving on http://{host}:{http} (POST /pair, /check, /info; GET /health; the desk at /)", err=True)
+    waitress.serve(application, host=host, port=http, threads=1, ident="cpsat-pairing", max_request_body_size=MAX_BODY)
