@@ -50,16 +50,17 @@ def _endorse(*args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.skipif(not DOOR.exists(), reason="the package's command line is not installed beside this Python")
 def test_an_engine_that_agrees_finds_nothing_either_way(tmp_path: Path) -> None:
-    proc = _endorse("--reference", str(DOOR), "--count", "2", "--ours-count", "1", "--keep", str(tmp_path))
+    proc = _endorse("--reference", str(DOOR), "--count", "2", "--step", "3", "--ours-count", "1", "--keep",
+                    str(tmp_path))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     out = proc.stdout
-    assert "tournaments: 2 (seeds 1-2), 2 checked" in out
+    assert "tournaments: 2 (seeds 1-4, step 3), 2 checked" in out
     assert "discrepancies: 0 rounds in 0 tournaments; 0 unreadable, 0 not generated" in out
     assert "50,000 tournaments at this rate:" in out and "(extrapolated from 2, not run)" in out
     for profile in ("standard", "stress"):
         assert re.search(rf"{profile}: 1 tournaments, [1-9]\d* rounds: 0 flagged rounds in 0 tournaments, "
                          r"0 checker errors", out), out
-    assert len(list((tmp_path / "theirs").glob("*.trf"))) == 2
+    assert sorted(p.name for p in (tmp_path / "theirs").glob("*.trf")) == ["t000001.trf", "t000004.trf"]
 
 
 def test_a_tampered_round_and_flagged_rounds_are_counted(tmp_path: Path) -> None:
