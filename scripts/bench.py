@@ -3,6 +3,7 @@
 model-building time, and peak memory.
 
     scripts/bench.py [FILES...] [--repeat 3] [--generate 1000,2000,5000,9999]
+                     [--naive 2000,5000,9999 [--naive-seeds 1,3,5]] [--timeout SECONDS]
                      [--edition dutch-2017] [--reference dutch-2026=PATH ...]
                      [--baseline scripts/bench-baseline.json [--against RELEASE]]
                      [--save scripts/bench-baseline.json --release RELEASE]
@@ -13,6 +14,12 @@ the file, pairs the next round and prints its figures.  Where FILE.<edition>.pai
 exists beside FILE (the reference engine's pairing), the output is compared with it
 and that edition is used; other inputs are paired by --edition (default dutch-2026).
 `--generate` adds inputs of those sizes made by scripts/make_large.py (seed 1).
+`--naive` adds the greedy-history family (`testing.large.greedy`: five rounds paired
+greedily inside score order, round 6 to pair, the history of `large/naive2000-r6.trf`),
+one input per size and seed of --naive-seeds.  `--timeout` gives up a run after that many
+seconds (its other repeats are skipped) and says so, with the bracket and tier it was in.
+Every run's progress (bracket, tier) is timed: a run of 5 s or more prints the stages
+that took longest, which is where to look when a size grows badly.
 
 `--reference EDITION=PATH` names a bbpPairings-compatible executable to time in the
 same run (`PATH --dutch FILE -p OUT`, median of --repeat, inputs of at most
@@ -77,20 +84,50 @@ from cpsat_pairing.dutch.rounds import pair
 from cpsat_pairing.solver.cpsat import STATS
 from cpsat_pairing.interface.views.render import bbp_pair_list
 from cpsat_pairing.formats import read_trf
-p = pair(read_trf(sys.argv[1]), edition=sys.argv[2])
+def stage(text):
+    print(f"{time.perf_counter() - t0:.3f}\t{text}", file=sys.stderr, flush=True)
+p = pair(read_trf(sys.argv[1]), edition=sys.argv[2], progress=stage)
+stage("done")
 print(json.dumps({"pairs": bbp_pair_list(p), "solve_s": STATS["solve_seconds"],
                   "build_s": STATS["build_seconds"], "solves": STATS["solves"], "bounded": STATS["bounded"],
                   "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0}))
 """
 
 
-def run_once(path: Path, edition: str) -> dict:
-    """Figures of one fresh process: wall, CPU, solver, model building, its own peak RSS."""
+def stages(log: str, end: float) -> list[tuple[str, float]]:
+    """(stage, seconds) from the driver's timed progress lines, longest first; the last
+    stage runs until `end` (the timeout) when the run did not finish."""
+    marks: list[tuple[float, str]] = []
+    for line in log.splitlines():
+        stamp, _, text = line.partition("\t")
+        try:
+            marks.append((float(stamp), text))
+        except ValueError:
+            continue
+    spans: dict[str, float] = {}
+    for (at, text), nxt in zip(marks, [m[0] for m in marks[1:]] + [end]):
+        if text != "done":
+            spans[text] = spans.get(text, 0.0) + max(0.0, nxt - at)
+    return sorted(spans.items(), key=lambda kv: -kv[1])
+
+
+def run_once(path: Path, edition: str, timeout: float | None = None) -> dict:
+    """Figures of one fresh process: wall, CPU, solver, model building, its own peak RSS,
+    and the stages that took longest.  Past `timeout`: {"timeout": True, ...} with the
+    stage it was in."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    proc = subprocess.run(
-        [sys.executable, "-c", DRIVER, str(path), edition], capture_output=True, text=True, cwd=ROOT
-    )
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-c", DRIVER, str(path), edition], capture_output=True, text=True, cwd=ROOT,
+            timeout=timeout,
+        )
+    except subprocess.TimeoutExpired as exc:
+        log = exc.stderr.decode() if isinstance(exc.stderr, bytes) else (exc.stderr or "")
+        spans = stages(log, timeout or 0.0)
+        last = [line.partition("\t")[2] for line in log.splitlines() if "\t" in line]
+        return {"timeout": True, "wall_s": time.perf_counter() - t0, "stages": spans,
+                "last": last[-1] if last else "before the first bracket"}
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
@@ -98,7 +135,12 @@ def run_once(path: Path, edition: str) -> dict:
     out = json.loads(proc.stdout)
     out["wall_s"] = wall
     out["cpu_s"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    out["stages"] = stages(proc.stderr, wall)
     return out
+
+
+def slowest_stages(spans: list[tuple[str, float]], top: int = 3) -> str:
+    return "; ".join(f"{text} {seconds:.1f} s" for text, seconds in spans[:top])
 
 
 def players_in(path: Path) -> int:
@@ -144,6 +186,21 @@ def generated(sizes: str) -> list[Path]:
                 check=True,
             )
         out.append(path)
+    return out
+
+
+def naive(sizes: str, seeds: str) -> list[Path]:
+    """The greedy-history family: one input per size and seed (built once, then kept)."""
+    from cpsat_pairing.testing.large import greedy
+
+    GENERATED.mkdir(exist_ok=True)
+    out = []
+    for n in (int(x) for x in sizes.split(",") if x):
+        for seed in (int(x) for x in seeds.split(",") if x):
+            path = GENERATED / f"naive{n}-s{seed}-r6.trf"
+            if not path.exists():
+                path.write_text(greedy(n, 5, 9, seed), encoding="utf-8")
+            out.append(path)
     return out
 
 
@@ -215,6 +272,9 @@ def main() -> int:
     ap.add_argument("--save", type=Path)
     ap.add_argument("--release", help="the name this run's figures are saved under (with --save)")
     ap.add_argument("--generate", default="", help="comma-separated sizes to generate, e.g. 1000,2000,5000,9999")
+    ap.add_argument("--naive", default="", help="greedy-history sizes, e.g. 2000,5000,9999")
+    ap.add_argument("--naive-seeds", default="1,3,5", help="their seeds (default 1,3,5)")
+    ap.add_argument("--timeout", type=float, help="give up a run after this many seconds")
     ap.add_argument("--reference", action="append", default=[], metavar="EDITION=PATH",
                     help="a bbpPairings-compatible executable timed on that edition's inputs")
     ap.add_argument("--reference-max", type=int, default=2000, help="largest input the reference is timed on")
@@ -227,7 +287,8 @@ def main() -> int:
     a = ap.parse_args()
     if a.save and not a.release:
         ap.error("--save needs --release")
-    files = ([] if a.check and not a.files and not a.generate else (a.files or DEFAULT)) + generated(a.generate)
+    made = generated(a.generate) + naive(a.naive, a.naive_seeds)
+    files = ([] if a.check and not a.files and not made else (a.files or DEFAULT)) + made
     yard = [calibration(a.calibrate, a.calibrate_on, a.repeat)] if a.calibrate else []
     if yard:
         print(f"calibration: {a.calibrate.name} pairs {a.calibrate_on.name} in {yard[0]:.2f} s "
@@ -242,12 +303,21 @@ def main() -> int:
         ref = reference(path)
         edition = ref[0] if ref else (a.edition or "dutch-2026")
         players = players_in(path)
-        runs = [run_once(path, edition) for _ in range(a.repeat)]
+        key = path.name if edition == "dutch-2026" else f"{path.name}@{edition}"
+        runs = []
+        for _ in range(a.repeat):
+            runs.append(run_once(path, edition, a.timeout))
+            if runs[-1].get("timeout"):
+                break
+        if runs[-1].get("timeout"):
+            print(f"{path.name}: {edition} ({players} players) no answer within {a.timeout:g} s; it was in "
+                  f"{runs[-1]['last']}; longest stages: {slowest_stages(runs[-1]['stages'])}", flush=True)
+            figures[key] = {"timeout_s": a.timeout, "edition": edition, "players": players, "stuck_in": runs[-1]["last"]}
+            continue
         keys = ("wall_s", "cpu_s", "solve_s", "build_s", "solves", "bounded")
         med = {k: statistics.median(r[k] for r in runs) for k in keys}
         peak = max(r["peak_mib"] for r in runs)
         same = "" if ref is None else ("identical to reference" if runs[-1]["pairs"] == ref[1] else "DIFFERS from reference")
-        key = path.name if edition == "dutch-2026" else f"{path.name}@{edition}"
         old = base.get(key)
         ratio = f" (x{med['cpu_s'] / old['cpu_s']:.2f} CPU vs {against})" if old and old.get("cpu_s") else ""
         print(
@@ -256,6 +326,8 @@ def main() -> int:
             f"model building {med['build_s']:.2f}s, peak {peak:.0f} MiB {same}",
             flush=True,
         )
+        if runs[-1]["wall_s"] >= 5:
+            print(f"  longest stages: {slowest_stages(runs[-1]['stages'])}", flush=True)
         figures[key] = {k: round(v, 3) for k, v in med.items()} | {"peak_mib": round(peak, 1), "edition": edition,
                                                                     "players": players}
         target = TARGETS.get((players, edition))

@@ -124,3 +124,27 @@ def test_bench_reruns_with_a_reference_on_its_own_generated_inputs(tmp_path: Pat
         )
         assert proc.returncode == 0, proc.stderr
         assert "Traceback" not in proc.stdout and "same pairing" in proc.stdout, proc.stdout
+
+
+def test_bench_times_the_greedy_family_and_says_where_a_run_gave_up(tmp_path: Path) -> None:
+    """`--naive` adds one greedy-history input per size and seed; a run past `--timeout`
+    is reported with the stage it was in, and its figures say it did not finish."""
+    saved = tmp_path / "figures.json"
+
+    def bench(*extra: str) -> str:
+        proc = subprocess.run(
+            [sys.executable, str(ROOT / "scripts" / "bench.py"), str(EXAMPLE), "--repeat", "1",
+             "--naive", "31,40", "--naive-seeds", "2", "--save", str(saved), "--release", "r", *extra],
+            capture_output=True, text=True, cwd=ROOT, timeout=300,
+            env={**os.environ, "CPSAT_PAIRING_BENCH_DIR": str(tmp_path)},
+        )
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout
+
+    out = bench()
+    for n in (31, 40):
+        assert re.search(rf"^naive{n}-s2-r6\.trf: dutch-2026 median wall", out, re.M), out
+        assert (tmp_path / f"naive{n}-s2-r6.trf").exists()
+    out = bench("--timeout", "0.05")
+    assert "naive40-s2-r6.trf: dutch-2026 (40 players) no answer within 0.05 s; it was in " in out
+    assert json.loads(saved.read_text())["releases"]["r"]["naive40-s2-r6.trf"]["timeout_s"] == 0.05

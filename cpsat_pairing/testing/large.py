@@ -1,13 +1,18 @@
 """Big tournaments with a random but legal history, to benchmark and test one round.
 
-Rounds 1..R are paired at random among players of nearby score (no rematches, no third
-colour in a row where avoidable), results drawn from the ratings; round R+1 is left to
-pair.  Not Dutch-paired (that would need an engine fast at this size): the point is a
-realistic spread of scores, colours and floats, with the same bytes for the same seed.
+`build`: rounds 1..R are paired at random among players of nearby score (no rematches,
+no third colour in a row where avoidable), results drawn from the ratings; round R+1 is
+left to pair.  Not Dutch-paired (that would need an engine fast at this size): the point
+is a realistic spread of scores, colours and floats, with the same bytes for the same seed.
+
+`greedy`: rounds paired greedily down the score order instead (each player with the next
+one he has not met), the history of `corpus/large/naive2000-r6.trf`.  Its scoregroups
+hold long runs of players who met their neighbours, which is what makes a big round hard.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from pathlib import Path
 
@@ -79,3 +84,47 @@ def make_large(directory: Path, players: int, seed: int, rounds: int = 5) -> Pat
     trf = directory / f"large-{players}-{seed}.trf"
     trf.write_text(build(players, rounds, seed), encoding="utf-8")
     return trf
+
+
+def greedy(players: int, played: int, total: int, seed: int) -> str:
+    """A history of `played` rounds paired greedily inside score order (rating order
+    within a score; the lowest player without a bye gets the PAB when the field is odd;
+    White to the player with the lower colour difference), results from a normal rating
+    model with at most 30 % draws; `XXR total`.  Same bytes for the same arguments."""
+    rng = random.Random(seed)
+    ratings = sorted((rng.randint(1400, 2700) for _ in range(players)), reverse=True)
+    score = [0.0] * (players + 1)
+    cells: list[list[str]] = [[] for _ in range(players + 1)]
+    met: list[set[int]] = [set() for _ in range(players + 1)]
+    cdiff = [0] * (players + 1)
+    had_bye: set[int] = set()
+    for _ in range(played):
+        order = sorted(range(1, players + 1), key=lambda i: (-score[i], -ratings[i - 1], i))
+        if players % 2:
+            bye = next(i for i in reversed(order) if i not in had_bye)
+            order.remove(bye)
+            had_bye.add(bye)
+            cells[bye].append("0000 - U")
+            score[bye] += 1
+        while order:
+            a = order.pop(0)
+            b = order.pop(next((k for k, b in enumerate(order) if b not in met[a]), 0))
+            met[a].add(b)
+            met[b].add(a)
+            w, bl = (a, b) if cdiff[a] <= cdiff[b] else (b, a)
+            cdiff[w] += 1
+            cdiff[bl] -= 1
+            e = 0.5 * math.erfc(-(ratings[w - 1] - ratings[bl - 1]) * 7.0 / math.sqrt(2.0) / 2000.0)
+            x = rng.random()
+            d = min(0.3, 2 - 2 * max(e, 1 - e))
+            rw, rb, pw = ("=", "=", 0.5) if x < d else ("1", "0", 1.0) if x < d + e - d / 2 else ("0", "1", 0.0)
+            score[w] += pw
+            score[bl] += 1 - pw
+            cells[w].append(f"{bl:4d} w {rw}")
+            cells[bl].append(f"{w:4d} b {rb}")
+    lines = [f"012 naive history n={players} seed={seed}"]
+    for i in range(1, players + 1):
+        name = f"Test{i:04d} Player{i:04d}"
+        head = f"001 {i:4d}      {name:<33} {ratings[i - 1]:4d}{'':28s}{score[i]:4.1f} {i:4d}"
+        lines.append((head + "".join("  " + c for c in cells[i])).rstrip())
+    return "\n".join(lines + [f"XXR {total}", "XXC white1"]) + "\n"
