@@ -482,7 +482,7 @@ def play(seed: int, cfg: GenConfig = GenConfig()) -> Generated:
 
 
 def with_standings(t: Tournament, dialect: str) -> Tournament:
-    """The final ranks (86-89) by points and C.07's recommended tie-breaks, and in
+    """The final ranks (86-89) by points and the default tie-breaks (C.07 names none), and in
     TRF-2026 the `202` record declaring them: a complete tournament file."""
     if t.rounds_played == 0:
         return t
