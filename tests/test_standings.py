@@ -148,6 +148,68 @@ def test_which_round_a_cut_removes_first_in_each_text() -> None:
     assert cut(items, 1, 1, 3, Rules.Y2026)[1] == [3, 2]  # median: then the highest score
 
 
+# Each category of Art. 16.2 once, four rounds.  The rules as public documentation quotes
+# them (the handbook pages themselves were not readable here; see docs/tiebreaks.md):
+# 16.2 categories: (1) pairing-allocated or full-point bye, (2) forfeit win, (3)
+# requested bye followed by a round that is not a VUR, (4) forfeit loss, (5) requested
+# bye followed only by VURs, or in the last round; 16.3: as an opponent, (1)-(4) count at
+# their result and (5) as a draw; 16.4: in one's own BH/SB each unplayed round is a game
+# against a dummy with one's own score, capped in the 2026 text by the scheduled
+# opponent's (adjusted) score for a forfeit (16.4.1) and by draw points x rounds
+# otherwise (16.4.2).  Scores: 1 4, 2 1.5 (PAB in R2: cat. 1), 3 1.5 (zero-point bye
+# in the last round: cat. 5), 4 2.5 (forfeit win R2: cat. 2; PAB R4: cat. 1), 5 2
+# (zero-point bye R2, plays on: cat. 3), 6 0.5 (forfeit loss R2: cat. 4).
+ART16 = [
+    "1 2000|2 w 1,3 b 1,4 w 1,5 b 1",
+    "2 1900|1 b 0,0 - U,5 w 0,6 b =",
+    "3 1800|4 w =,1 w 0,6 b 1,0 - Z",
+    "4 1100|3 b =,6 w +,1 b 0,0 - U",
+    "5 1950|6 w 1,0 - Z,2 b 1,1 w 0",
+    "6 1500|5 b 0,4 b -,3 w 0,2 w =",
+]
+
+
+@pytest.mark.parametrize("rules", ["2024", "2026"])
+def test_art_16_3_each_category_as_an_opponent(rules: str) -> None:
+    """1 played everybody with an unplayed round: adjusted scores 2: 1.5 (cat. 1 at its
+    result), 3: 2 (cat. 5 as a draw, not 1.5), 4: 2.5 (cats. 2 and 1 at their result),
+    5: 2 (cat. 3 at its result, not 2.5 as a draw); the same in both texts."""
+    v = values(trf(ART16), "BH SB", rules=rules)
+    assert v[1]["BH"] == v[1]["SB"] == Fraction(3, 2) + 2 + Fraction(5, 2) + 2
+    assert v[2]["BH"] == 4 + Fraction(3, 2) + 2 + Fraction(1, 2)  # 6: cat. 4 at its result, 0.5
+
+
+def test_art_16_4_own_unplayed_rounds_in_each_text() -> None:
+    """Own Buchholz: dummies with the participant's own score (2024), capped (2026)."""
+    old, new = values(trf(ART16), "BH SB", rules="2024"), values(trf(ART16), "BH SB", rules="2026")
+    # 4: forfeit win (dummy 2.5; 2026: capped at 6's 0.5) and PAB (2.5; 2026: 0.5 x 4 = 2)
+    assert old[4]["BH"] == 2 + Fraction(5, 2) + 4 + Fraction(5, 2)
+    assert new[4]["BH"] == 2 + Fraction(1, 2) + 4 + 2
+    assert old[4]["SB"] == 1 + Fraction(5, 2) + 0 + Fraction(5, 2)  # draw with 3 (2) counts 1
+    assert new[4]["SB"] == 1 + Fraction(1, 2) + 0 + 2
+    # below both caps the texts agree: 2's PAB (1.5), 3's last-round bye (own 1.5, not
+    # its adjusted 2), 5's bye (2 = 0.5 x 4), 6's forfeit loss (0.5 < 4's 2.5)
+    for pid, bh in ((2, 8), (3, Fraction(17, 2)), (5, 8), (6, 6)):
+        assert old[pid]["BH"] == new[pid]["BH"] == bh
+
+
+def test_art_16_5_cuts_on_each_category() -> None:
+    """BH/C1: a VUR (cats. 3-5) goes first when it is not below the least significant
+    value, in both texts; cats. 1 and 2 are ordinary values.  SB/C1 with a zero-point
+    bye (contribution 0) below the least significant value (0.5 from 6): the 2024 text
+    cuts the VUR, the 2026 text the higher of the two (16.5.2)."""
+    for rules in ("2024", "2026"):
+        s = standings(trf(ART16), tiebreaks="BH/C1", rules=rules)
+        assert s.row(3).tiebreaks["BH/C1"].cut == (4,) and s.row(3).tiebreaks["BH/C1"].value == 7
+        assert s.row(5).tiebreaks["BH/C1"].cut == (2,) and s.row(5).tiebreaks["BH/C1"].value == 6
+        assert s.row(6).tiebreaks["BH/C1"].cut == (2,) and s.row(6).tiebreaks["BH/C1"].value == Fraction(11, 2)
+        assert s.row(2).tiebreaks["BH/C1"].cut == (4,)  # no VUR: 6's 0.5, not the PAB
+    assert standings(trf(ART16), tiebreaks="BH/C1", rules="2024").row(4).tiebreaks["BH/C1"].value == 9
+    assert standings(trf(ART16), tiebreaks="BH/C1", rules="2026").row(4).tiebreaks["BH/C1"].value == 8
+    assert values(trf(ART16), "SB/C1", rules="2024")[5]["SB/C1"] == 2
+    assert values(trf(ART16), "SB/C1", rules="2026")[5]["SB/C1"] == Fraction(3, 2)
+
+
 def test_sonneborn_berger_and_progressive_and_wins() -> None:
     v = values(trf(SMALL), "SB PS PS/C1 WIN WON BPG BWG REP KS", rules="2024")
     assert v[1]["SB"] == 2 + 1 + Fraction(3, 2) + Fraction(7, 2) / 2
@@ -190,6 +252,24 @@ def test_rating_tiebreaks_undefined_with_an_unrated_player() -> None:
     v = values(trf(rows), "ARO TPR RTNG ARO/U1000")
     assert v[1]["ARO"] is None and v[1]["TPR"] is None and v[1]["RTNG"] is None
     assert v[1]["ARO/U1000"] == 1000
+
+
+def test_art_10_drops_rating_tiebreaks_from_the_list_with_an_unrated_player() -> None:
+    """C.07 Art. 10 (2024 and 2026, as quoted by three independent projects): with an
+    unrated participant and no published rule for the unrated, the rating-based
+    tie-breaks are dropped from the list: the ranking is that of the rest of the list.
+    2 and 3 tie on 1.5; ARO with a rating for the unrated puts 2 first (1650 > 1367 with
+    6 at 1000), dropped it leaves BH (3: 8.5 > 2: 8)."""
+    rows = [r.replace("6 1500|", "6 0|") for r in ART16]
+
+    def order(codes: str) -> list[int]:
+        return [r.id for r in standings(trf(rows), tiebreaks=codes, rules="2024").rows]
+
+    assert order("ARO BH") == order("BH") and order("BH").index(3) < order("BH").index(2)
+    assert order("ARO/U1000 BH").index(2) < order("ARO/U1000 BH").index(3)
+    for rules in ("2024", "2026"):
+        s = standings(trf(rows), tiebreaks="ARO TPR", rules=rules)
+        assert all(r.tiebreaks["ARO"].value is None and r.tiebreaks["TPR"].value is None for r in s.rows)
 
 
 # -- direct encounter ----------------------------------------------------------------------
