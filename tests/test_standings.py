@@ -318,6 +318,45 @@ def test_worked_example_tec_exercise_06() -> None:
     assert s.row(1).tiebreaks["BH/C1"].cut == (2,)
 
 
+def test_worked_example_tec_koya_table() -> None:
+    """The TEC's exercises, the Koya table (9.2): a six-player round robin, limit 50 % of
+    the maximum (2.5); 1, 2 and 3 qualify (3.5 each); the printed values."""
+    rows = [
+        "1 2200|5 w =,2 w 1,3 b 1,4 w 0,6 b 1", "2 2150|6 w 1,1 b 0,5 w 1,3 w =,4 b 1",
+        "3 2100|4 w 1,6 b 1,1 w 0,2 b =,5 w 1", "4 2050|3 b 0,5 b 0,6 w =,1 b 1,2 w 0",
+        "5 1950|1 b =,4 w 1,2 b 0,6 w 0,3 b 0", "6 2000|2 b 0,3 w 0,4 b =,5 b 1,1 w 0",
+    ]
+    v = values(trf(rows), "KS")
+    assert [v[i]["KS"] for i in range(1, 7)] == [2, Fraction(1, 2), Fraction(1, 2), 1, Fraction(1, 2), 0]
+
+
+def test_worked_example_tec_aro_and_tpr_table() -> None:
+    """The TEC's exercises, the TPR table (10.1, 10.2): ARO/TPR of Bruno (2) 1880/2120,
+    David (4, a half-point bye: 4 games, 3 points) 1888/2081, Franck (6, a PAB)
+    1813/1813 and Nick (12, a PAB, a forfeit win, then gone: one game, lost)
+    2050/1250.  Unplayed rounds count for neither; averages round half up."""
+    ratings = {1: 2200, 2: 2150, 3: 2100, 4: 2050, 6: 1950, 7: 1900, 8: 1850, 10: 1750,
+               12: 1650, 13: 1600, 14: 1550, 16: 1450, 17: 1500}
+    blocks = {pid: ["0 - Z"] * 5 for pid in ratings}
+
+    def game(r: int, a: int, b: int, res: str) -> None:
+        blocks[a][r - 1] = f"{b} w {res}"
+        blocks[b][r - 1] = f"{a} b {_MIRROR[res]}"
+
+    for r, opp, res in ((1, 10, "1"), (2, 7, "1"), (3, 1, "="), (4, 16, "1"), (5, 3, "=")):
+        game(r, 2, opp, res)
+    for r, opp, res in ((1, 12, "1"), (3, 13, "1"), (4, 3, "="), (5, 1, "=")):
+        game(r, 4, opp, res)
+    for r, opp, res in ((1, 14, "0"), (2, 3, "0"), (4, 10, "1"), (5, 8, "1")):
+        game(r, 6, opp, res)
+    game(3, 12, 17, "+")
+    blocks[4][1], blocks[6][2], blocks[12][1] = "0 - H", "0 - U", "0 - U"
+    t = trf([f"{pid} {ratings[pid]}|" + ",".join(b) for pid, b in sorted(blocks.items())])
+    v = values(t, "ARO TPR")
+    assert [(v[i]["ARO"], v[i]["TPR"]) for i in (2, 4, 6, 12)] == [
+        (1880, 2120), (1888, 2081), (1813, 1813), (2050, 1250)]
+
+
 def test_sonneborn_berger_and_progressive_and_wins() -> None:
     v = values(trf(SMALL), "SB PS PS/C1 WIN WON BPG BWG REP KS", rules="2024")
     assert v[1]["SB"] == 2 + 1 + Fraction(3, 2) + Fraction(7, 2) / 2
