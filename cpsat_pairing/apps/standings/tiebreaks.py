@@ -190,13 +190,12 @@ def _buchholz_items(ctx: Context, tb: TieBreak, fore: bool, sb: bool) -> dict[in
     return out
 
 
-def cut(items: list[Item], low: int, high: int, rounds: int, rules: Rules) -> tuple[list[Item], list[int]]:
-    """Cut-n and Median-n (14.1, 14.2): drop the n least significant values (the lowest
-    opponent's score), and for a median the n most significant.  Voluntarily unplayed
-    rounds go first (16.5): in the 2024 text always, the one of least value first; in
-    the 2026 text (16.5.1, and 16.5.2 for SB: the lowest VUR contribution against the
-    least significant value, the higher of the two is cut) only when its value is not
-    below the least significant one, so that an absence never raises a value."""
+def cut(items: list[Item], low: int, high: int, rounds: int) -> tuple[list[Item], list[int]]:
+    """Cut-n and Median-n (14.1-14.4): drop the n least significant values (the lowest
+    opponent's score), and for a median then the n most significant.  With voluntarily
+    unplayed rounds the lowest VUR contribution is cut instead, as long as it is not
+    below the least significant value (16.5.1; for SB 16.5.2: the higher of the two),
+    once per cut.  The 2024 and 2026 texts word 16.5 alike."""
     low = min(low, rounds)
     high = min(high, rounds - low)
     if not low and not high:
@@ -209,7 +208,7 @@ def cut(items: list[Item], low: int, high: int, rounds: int, rules: Rules) -> tu
         least = min(kept, key=lambda i: (i[2], i[3], i[0]))
         vurs = [i for i in kept if i[4]]
         vur = min(vurs, key=lambda i: (i[3], i[2], i[0])) if vurs else None
-        drop = vur if vur is not None and (rules is Rules.Y2024 or vur[3] >= least[3]) else least
+        drop = vur if vur is not None and vur[3] >= least[3] else least
         kept.remove(drop)
         removed.append(drop[0])
     for _ in range(high):
@@ -226,7 +225,7 @@ def _buchholz_family(ctx: Context, tb: TieBreak, fore: bool, sb: bool) -> Result
     unit = Fraction(1, rec.scale * rec.scale) if sb else Fraction(1, rec.scale)
     out: Result = {}
     for pid, items in _buchholz_items(ctx, tb, fore, sb).items():
-        kept, removed = cut(items, tb.cut_low, tb.cut_high, rec.rounds, ctx.rules)
+        kept, removed = cut(items, tb.cut_low, tb.cut_high, rec.rounds)
         total = sum(i[3] for i in kept)
         out[pid] = Value(total * unit, cut=tuple(removed), raw=tuple(items), unit=unit, key=total)
     return out
