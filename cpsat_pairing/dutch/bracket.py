@@ -464,10 +464,10 @@ class BracketModel(PairIndices):
         By their domains, a tier over them reads its value off them without a solve
         (LexSolver.read_fixed_tiers)."""
         pset = frozenset(self.players)
+        for (p, r), v in self.x.items():
+            yield v.index, int(partner.get(p) == r)
         for p in self.players:
             q = partner.get(p)
-            for r, v in self.adj[p]:
-                yield v.index, int(r == q)
             if p in self.u:
                 yield self.u[p].index, int(q is None)
             if p in self.exit:
