@@ -113,6 +113,34 @@ class RoundNotPairable(PairingError, ValueError):
         return f"{self.file}: {self.args[0]}"
 
 
+class RoundsNotInFile(PairingError, ValueError):
+    """Raised when a check asks for rounds the file does not hold: judging nothing is
+    not a match, so the answer names the rounds that can be checked."""
+
+    exit_code = ExitCode.INVALID_INPUT
+
+    def __init__(self, spec: str, held: list[int], file: str | Path = "<string>") -> None:
+        self.spec = spec
+        self.held = held
+        self.file = str(file)
+        what = f"rounds {_spans(held)} can be checked" if held else "it holds no paired round"
+        super().__init__(f"the file holds no round {spec}: {what}")
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.args[0]}"
+
+
+def _spans(rounds: list[int]) -> str:
+    """[1, 2, 3, 5] -> "1-3, 5": round numbers as people write them."""
+    runs: list[list[int]] = []
+    for r in sorted(rounds):
+        if runs and r == runs[-1][-1] + 1:
+            runs[-1].append(r)
+        else:
+            runs.append([r])
+    return ", ".join(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}" for run in runs)
+
+
 class NoValidPairing(PairingError):
     """The absolute criteria admit no pairing of the round: the arbiter decides (2026
     Art. 1.9.3).  `players` are those the arbiter should look at, `reasons` says why,

@@ -276,3 +276,15 @@ def test_one_sided_game_refuses_its_round_only(tmp_path: Path) -> None:
     verdicts = [r["verdict"] for r in data["files"][0]["rounds"]]
     assert code == 3 and verdicts[0] == "inconsistent file" and verdicts[1] != "error"
     assert "records no game ('0000 - Z')" in data["files"][0]["rounds"][0]["summary"]
+
+
+@pytest.mark.parametrize("spec", ["99", "12-", "9,40"])
+def test_rounds_the_file_does_not_hold_are_an_input_error_naming_those_it_does(spec: str) -> None:
+    """Judging no round is not "0/0 rounds match": exit 3, and the rounds that can be checked."""
+    held = max(len(p.rounds) for p in read_trf(SMALL[0]).players)
+    assert held < 9
+    result = runner.invoke(app, ["check", str(SMALL[0]), "--rounds", spec])
+    assert result.exit_code == 3 and "Traceback" not in result.output
+    assert f"holds no round {spec}: rounds 1-{held} can be checked" in result.output
+    code, _ = _check_json(str(SMALL[0]), "--rounds", f"{held}-99")  # a range reaching past the file is fine
+    assert code == 0

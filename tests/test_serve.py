@@ -130,3 +130,9 @@ def test_http_endpoint_on_localhost() -> None:
         assert status == 200
     finally:
         server.close()
+
+
+def test_a_check_of_a_round_the_file_does_not_hold_is_an_input_error() -> None:
+    answer = handle({"op": "check", "trf": CORPUS.read_text(), "round": 99})
+    assert answer["ok"] and answer["result"]["exit_code"] == 3 and answer["result"]["files"] == []
+    assert "holds no round 99: rounds 1-" in answer["result"]["error"]

@@ -11,6 +11,7 @@ import pytest
 from cpsat_pairing import read_trf
 from cpsat_pairing.apps.check import Verdict, check_round, file_round
 from cpsat_pairing.apps.compare import aligned
+from cpsat_pairing.dutch.bracket import BracketModel
 from cpsat_pairing.dutch.e2017 import bracket as bracket2017
 from cpsat_pairing.dutch.e2026 import procedure as procedure2026
 from cpsat_pairing.dutch.rounds import evaluate, illegalities
@@ -36,13 +37,16 @@ def test_every_kind_has_its_mistake() -> None:
 
 
 @pytest.mark.parametrize(("path", "edition"), [(CORPUS / "dutch-2017" / "dev" / "t000049.trf", "dutch-2017"),
-                                             (CORPUS / "dutch-2026" / "dev" / "t000044.trf", "dutch-2026")],
-                         ids=["2017", "2026"])
+                                             (CORPUS / "dutch-2026" / "dev" / "t000044.trf", "dutch-2026"),
+                                             (CORPUS / "dutch-2013" / "dev" / "j000044.trf", "dutch-2013")],
+                         ids=["2017", "2026", "2013"])
 def test_given_pairs_score_as_the_model_of_every_pair(monkeypatch: pytest.MonkeyPatch, path: Path,
                                                       edition: str) -> None:
     """The model fixed to a file's pairing holds only the pairs it leaves open
-    (2017: e2017/bracket.given_rows; 2026: BracketModel.given); with every pair
-    instead, the same value on every tier, the same pairs and downfloaters."""
+    (2017: e2017/bracket.given_rows; 2026: BracketModel.given) and fixes them by their
+    domains, so that a tier over them reads its value off them (LexSolver.read_fixed_tiers);
+    with every pair and every tier solved instead, the same value on every tier, the
+    same pairs and downfloaters."""
     t = read_trf(path)
     compared = 0
     for rnd in (2, 4):
@@ -58,6 +62,8 @@ def test_given_pairs_score_as_the_model_of_every_pair(monkeypatch: pytest.Monkey
             with monkeypatch.context() as m:
                 m.setattr(bracket2017, "given_rows", lambda rows, bm, partner: rows)
                 m.setattr(procedure2026, "partners", lambda pairs: None)
+                m.setattr(bracket2017.BracketModel2017, "_forced_values", lambda self, partner: iter(()))
+                m.setattr(BracketModel, "_forced_values", lambda self, partner: iter(()))
                 every = evaluate(w, rnd, list(fr.pairs), edition)
             assert len(given.brackets) == len(every.brackets)
             for a, b in zip(given.brackets, every.brackets):

@@ -43,7 +43,7 @@ from cpsat_pairing.dutch.boards import (
 from cpsat_pairing.dutch.edition import Edition, as_edition, edition_for
 from cpsat_pairing.dutch.result import Pair, Pairing
 from cpsat_pairing.dutch.rounds import evaluate, illegalities, pair
-from cpsat_pairing.errors import ExitCode, NoValidPairing, PairingError
+from cpsat_pairing.errors import ExitCode, NoValidPairing, PairingError, RoundsNotInFile
 from cpsat_pairing.formats import parse_trf, read_trf
 from cpsat_pairing.solver.terms import Tier
 
@@ -278,6 +278,19 @@ def with_rounds_in_file(t: Tournament, last: int) -> Tournament:
     return t
 
 
+def rounds_to_check(t: Tournament, last: int, rounds: str | None) -> list[int]:
+    """The rounds `rounds` selects among those the file holds.
+
+    Raises:
+        RoundsNotInFile: `rounds` selects none of them."""
+    wanted = parse_rounds(rounds)
+    held = [r for r in range(1, last + 1) if round_exists(t, r)]
+    todo = [r for r in held if wanted(r)]
+    if rounds and not todo:
+        raise RoundsNotInFile(rounds, held, t.source or "<string>")
+    return todo
+
+
 def check_tournament(t: Tournament, edition: str | Edition = "dutch-2026", rounds: str | None = None,
                      jobs: int = 1) -> list[RoundCheck]:
     """Every round the file holds (within `rounds`), in order; `jobs` rounds at a time
@@ -286,10 +299,9 @@ def check_tournament(t: Tournament, edition: str | Edition = "dutch-2026", round
     Each round is paired from the file's own earlier rounds, never from the engine's,
     so the rounds are independent: checking them side by side gives the same report."""
     ed = as_edition(edition)
-    wanted = parse_rounds(rounds)
     last = max((len(p.rounds) for p in t.players), default=0)
     t = with_rounds_in_file(t, last)
-    todo = [r for r in range(1, last + 1) if wanted(r) and round_exists(t, r)]
+    todo = rounds_to_check(t, last, rounds)
     if jobs <= 1 or len(todo) <= 1:
         return [check_round(t, r, ed) for r in todo]
     # In round order: the first rounds have the biggest scoregroups (round 1 is one
@@ -352,7 +364,11 @@ def _check_rounds(t: Tournament, edition: str, rounds: str | None, out: FileChec
     if note is not None and t.rounds_played:
         out.notes.append(f"{out.file}: {note}")
         t = dataclasses.replace(t, initial_colour=infer_initial_colour(t))
-    return check_tournament(t, edition, rounds, jobs)
+    try:
+        return check_tournament(t, edition, rounds, jobs)
+    except RoundsNotInFile as exc:  # the file's error, as a file that cannot be read
+        out.error, out.exit_code = str(exc), int(exc.exit_code)
+        return []
 
 
 def check_file(path: str, edition: str | None = "dutch-2026", rounds: str | None = None, jobs: int = 1) -> FileCheck:

@@ -455,6 +455,25 @@ class BracketModel(PairIndices):
                 m.add(self.x[(p, q) if (p, q) in self.x else (q, p)] == 1)
             else:
                 m.add(self.exit[p] == 1)
+        self.solver.fix_domains(self._forced_values(partner))
+        self.solver.read_fixed_tiers = True
+
+    def _forced_values(self, partner: Mapping[int, int]) -> Iterator[tuple[int, int]]:
+        """What `force` fixes, as the values of the model's Booleans (index, value): each
+        player's pair (or PAB, or exit) at 1 and his others at 0, and whether he floats.
+        By their domains, a tier over them reads its value off them without a solve
+        (LexSolver.read_fixed_tiers)."""
+        pset = frozenset(self.players)
+        for (p, r), v in self.x.items():
+            yield v.index, int(partner.get(p) == r)
+        for p in self.players:
+            q = partner.get(p)
+            if p in self.u:
+                yield self.u[p].index, int(q is None)
+            if p in self.exit:
+                yield self.exit[p].index, int(q is not None and q not in pset)
+            if p in self.df:
+                yield self.df[p].index, int(not (q is not None and q in pset and self.inside(p, q)))
 
     def bracket_result(self) -> tuple[list[Pair], list[int]]:
         """Pairs made inside the bracket, and the downfloaters (ranking order)."""

@@ -84,6 +84,9 @@ class LexSolver(PartialModel):
         # Variables some fixed tier weighs (but a `per_player` one): the repair keeps them.
         self.weighed: set[int] = set()
         self.domains = Domains(model)
+        # A model fixed to a given pairing (scoring it): a tier whose Booleans are all
+        # fixed for good by their domains has one value, read off them without a solve.
+        self.read_fixed_tiers = False
         self.evaluator = Evaluator(model)
         self._hint_index: list[int] = []
         self.start_partial()
@@ -547,6 +550,12 @@ class LexSolver(PartialModel):
                 out.append(known)
                 i += 1
                 continue
+            settled = self._settled_value(term) if self.read_fixed_tiers else None
+            if settled is not None:
+                self._fix(term, settled)
+                out.append(settled)
+                i += 1
+                continue
             lo, hi = term.bounds()
             value = self.value(term)
             at_least = term.least is not None and value == term.least(self)
@@ -590,6 +599,18 @@ class LexSolver(PartialModel):
             i = j
         self.model.clear_objective()
         return out, i
+
+    def _settled_value(self, term: Term) -> int | None:
+        """The value of `term` when every variable it weighs is a Boolean fixed for good
+        (not by the restriction, which a solve lifts), else None."""
+        fixed, restriction = self.domains.fixed, self.domains.restriction
+        total = 0
+        for c, i in zip(term.coefs, term.indices):
+            v = fixed.get(i)
+            if v is None or i in restriction:
+                return None
+            total += c * v
+        return total
 
     def fix(self, term: Term, val: int) -> None:
         """Fix a tier at a value known from elsewhere (e.g. the same tier of another model)."""

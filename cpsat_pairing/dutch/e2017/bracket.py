@@ -24,7 +24,7 @@ import weakref
 from dataclasses import dataclass, field
 from functools import cached_property
 from fractions import Fraction
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 from ortools.sat.python import cp_model
 
@@ -391,6 +391,28 @@ class BracketModel2017(PairIndices):
                     else:
                         key = (p, q) if (p, q) in self.x else (q, p)
                         m.add(self.x[key] == 1)
+        self.solver.fix_domains(self._forced_values(partner))
+        self.solver.read_fixed_tiers = True
+
+    def _forced_values(self, partner: Mapping[int, int]) -> Iterator[tuple[int, int]]:
+        """What `force` fixes, as the values of the model's Booleans (index, value): a
+        bracket player paired inside has that pair and no other; a downfloater none
+        inside, and in a special bracket his pair below (or the PAB) and no other.  By
+        their domains, a tier over the bracket's own pairs and downfloaters reads its
+        value off them (LexSolver.read_fixed_tiers): only [C.7]'s choice below is solved."""
+        for p in self.bracket:
+            q = partner.get(p)
+            paired_inside = q is not None and q in self.in_bracket and not (p in self.mdps and q in self.mdps)
+            yield self.df[p].index, int(not paired_inside)
+            if paired_inside or self.special:
+                for r, v in self.adj[p]:
+                    yield v.index, int(r == q)
+                if p in self.u:
+                    yield self.u[p].index, int(q is None)
+            else:
+                for r, v in self.adj[p]:
+                    if r in self.in_bracket:
+                        yield v.index, 0
 
     def bracket_result(self) -> tuple[list[Pair], list[int]]:
         """Pairs made inside the bracket, and the downfloaters (ranking order)."""
