@@ -74,21 +74,20 @@ def main() -> int:
     desk: list[float] = []
     cpu_service: list[float] = []
     cpu_desk: list[float] = []
-    try:
-        for _ in range(a.requests):
-            s, cs, answer = timed(urllib.request.Request(f"{url}/pair", data=text.encode()))
-            d, cd, page = timed(urllib.request.Request(f"{url}/desk/round", data=body,
-                                                       headers={"Content-Type": content_type}))
-            service.append(s)
-            desk.append(d)
-            cpu_service.append(cs)
-            cpu_desk.append(cd)
-            pairs = [[int(x) for x in line.split()] for line in json.loads(answer)["result"]["pair_list"].splitlines()[1:]]
-            sheet = [[int(w), int(b)] for w, b in SHEET_ROW.findall(page.decode())]
-            if sheet != [p for p in pairs if p[1] != 0]:
-                raise SystemExit("the desk's sheet is not the service's pairing")
-    finally:
-        server.close()
+    # The server's thread is a daemon and ends with this process: closing its sockets
+    # under its running loop would make that loop raise on the closed descriptors.
+    for _ in range(a.requests):
+        s, cs, answer = timed(urllib.request.Request(f"{url}/pair", data=text.encode()))
+        d, cd, page = timed(urllib.request.Request(f"{url}/desk/round", data=body,
+                                                   headers={"Content-Type": content_type}))
+        service.append(s)
+        desk.append(d)
+        cpu_service.append(cs)
+        cpu_desk.append(cd)
+        pairs = [[int(x) for x in line.split()] for line in json.loads(answer)["result"]["pair_list"].splitlines()[1:]]
+        sheet = [[int(w), int(b)] for w, b in SHEET_ROW.findall(page.decode())]
+        if sheet != [p for p in pairs if p[1] != 0]:
+            raise SystemExit("the desk's sheet is not the service's pairing")
 
     def line(name: str, xs: list[float]) -> str:
         q = statistics.quantiles(xs, n=10)[-1] if len(xs) > 1 else xs[0]
