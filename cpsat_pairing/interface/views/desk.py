@@ -15,13 +15,11 @@ from cpsat_pairing.domain.tournament import Tournament
 from cpsat_pairing.dutch.edition import as_edition
 from cpsat_pairing.dutch.result import Pairing
 from cpsat_pairing.interface.views.check import rule_text
-from cpsat_pairing.interface.views.round_page import css, environment, person
+from cpsat_pairing.interface.views.round_page import absent_people, css, environment, person
 from cpsat_pairing.interface.views.story import Names, sentences
 from cpsat_pairing.version import __version__
 
 EDITIONS = ("dutch-2026", "dutch-2017", "dutch-2013")
-ABSENT = {"H": "half-point bye", "=": "half-point bye", "F": "full-point bye", "+": "full-point bye",
-          "U": "not paired", "Z": "absent", "-": "absent"}
 
 
 @dataclass
@@ -50,18 +48,13 @@ def sheet(t: Tournament, p: Pairing, edition: str, told: frozenset[int] = frozen
     st = build_state(t, p.round, ed.state_rules)
     boards = [{"board": i, "white": person(t, st, b.white), "black": person(t, st, b.black),
                "rule": rule_text(b.colour_rule, ed)} for i, b in enumerate(p.boards, start=1)]
-    absent = []
-    for pid in sorted(set(p.absent) & {pl.id for pl in t.players}):
-        e = t.player(pid).entry(p.round)
-        code = e.result if e is not None and e.result else "Z"
-        absent.append({**person(t, st, pid), "why": ABSENT.get(code, "absent")})
     names = Names(t)
     ordered = sorted((s for s in stories(t, p.round, ed, p, candidates_for=told)),
                      key=lambda s: (s.role.value == "absent", st.rank_key(s.player) if s.player in st.players else ()))
     return {
         "round": p.round, "edition": ed.name, "edition_title": ed.title or ed.name, "boards": boards,
         "bye": None if p.bye is None else person(t, st, p.bye),
-        "absent": absent,
+        "absent": absent_people(t, st, p.absent, p.round),
         "players": sorted(({"id": pl.id, "name": pl.name} for pl in t.players), key=lambda x: x["id"]),
         "stories": [{"id": s.player, "name": t.player(s.player).name,
                      "sentences": [(line, line.startswith("Not ")) for line in sentences(s, names)],  # "Not": a candidate

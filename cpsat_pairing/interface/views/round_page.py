@@ -7,6 +7,7 @@ escapes every value, names included."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -25,7 +26,9 @@ from cpsat_pairing.interface.views.explain import compact_tiers
 from cpsat_pairing.interface.views.story import Names, sentences
 from cpsat_pairing.version import __version__
 
-_ABSENT = {"H": "half-point bye", "=": "half-point bye", "F": "full-point bye", "+": "full-point bye"}
+ABSENCE = {"H": "half-point bye", "=": "half-point bye", "F": "full-point bye", "+": "full-point bye",
+           "U": "not paired", "Z": "absent", "-": "absent"}
+"""Why a player is left out of a round, by the code his block holds for it."""
 
 
 @lru_cache(maxsize=1)
@@ -77,6 +80,16 @@ def _bracket(t: Tournament, st: RoundState, br: BracketExplanation, p: Pairing, 
     }
 
 
+def absent_people(t: Tournament, st: RoundState | None, ids: Iterable[int], rnd: int) -> list[dict[str, Any]]:
+    """The players left out of round `rnd`, each with why (his block's code)."""
+    rows = []
+    for pid in sorted(set(ids) & {pl.id for pl in t.players}):
+        e = t.player(pid).entry(rnd)
+        code = e.result if e is not None and e.result else "Z"
+        rows.append({**person(t, st, pid), "why": ABSENCE.get(code, "absent")})
+    return rows
+
+
 def round_page(t: Tournament, p: Pairing, edition: str, chosen: frozenset[int] = frozenset()) -> str:
     """The page for round `p.round`; the players in `chosen` get the why-not analysis of
     the opponents tried before theirs (a solve per candidate), everyone else the rest."""
@@ -88,11 +101,7 @@ def round_page(t: Tournament, p: Pairing, edition: str, chosen: frozenset[int] =
     told: list[PlayerStory] = stories(t, p.round, ed, p, candidates_for=chosen)
     in_round = [s for s in told if s.role.value != "absent"]
     ordered = sorted(in_round, key=lambda s: st.rank_key(s.player)) + [s for s in told if s.role.value == "absent"]
-    absent = []
-    for pid in sorted(set(st.absent) & {pl.id for pl in t.players}):
-        e = t.player(pid).entry(p.round)
-        code = e.result if e is not None else "Z"
-        absent.append({**person(t, None, pid), "why": _ABSENT.get(code, "absent")})
+    absent = absent_people(t, None, st.absent, p.round)
     return environment().get_template("explain.html.j2").render(
         css=css(), round=p.round, name=t.name, edition_title=ed.title or ed.name, version=__version__,
         brackets=[_bracket(t, st, br, p, board_of, ed) for br in x.brackets],
