@@ -10,7 +10,7 @@ import pytest
 
 from cpsat_pairing import read_trf
 from cpsat_pairing.apps.check import Verdict, check_round, file_round
-from cpsat_pairing.apps.compare import aligned
+from cpsat_pairing.apps.compare import aligned, bracket_of, first_difference, relevant_tiers
 from cpsat_pairing.dutch.bracket import BracketModel
 from cpsat_pairing.dutch.e2017 import bracket as bracket2017
 from cpsat_pairing.dutch.e2026 import procedure as procedure2026
@@ -85,12 +85,50 @@ def test_a_far_accelerated_round_is_judged_on_a_small_model(monkeypatch: pytest.
         sizes.append((sum(len(r) for _, r in rows), sum(len(r) for _, r in out)))
         return out
 
-    monkeypatch.setattr(bracket2017, "given_rows", recording)
     t = read_trf(BUGS / "accel-far-389.trf")
     res = check_round(t, 1, "dutch-2017")
     assert res.verdict is Verdict.PAIRS_DIFFER and res.difference is not None
     assert res.difference.tier is not None and res.difference.tier.criterion == "C.5"
+    # The check scores the top bracket only (the first difference is there); every
+    # bracket is scored when the given pairing is scored on its own.
+    monkeypatch.setattr(bracket2017, "given_rows", recording)
+    assert res.file is not None
+    evaluate(t, 1, list(res.file.pairs), "dutch-2017")
     # The round's last bracket (everybody below the top group) holds the given pairs
     # alone; the top bracket keeps the next group's pairs for [C.7].
     assert sizes[-1][1] <= len(t.players) < sizes[-1][0] // 10
     assert sum(held for _, held in sizes) < sum(every for every, _ in sizes) // 3
+
+
+@pytest.mark.parametrize(("path", "edition"), [(CORPUS / "dutch-2017" / "dev" / "t000049.trf", "dutch-2017"),
+                                             (CORPUS / "dutch-2026" / "dev" / "t000044.trf", "dutch-2026"),
+                                             (CORPUS / "dutch-2013" / "dev" / "j000044.trf", "dutch-2013")],
+                         ids=["2017", "2026", "2013"])
+def test_check_scores_down_to_the_first_difference(path: Path, edition: str) -> None:
+    """`check` scores a wrong round against the rules' pairing down to the first bracket
+    not alike it only (RoundContext.parted; 2017's PPB question read off the rules'
+    trace): the same difference and the same tiers side by side as with every bracket
+    scored, on fewer brackets when the difference lies above the last one."""
+    t = read_trf(path)
+    compared = shorter = 0
+    for rnd in (2, 4):
+        for kind in ("far pairing", "by rating", "no previous results", "other edition"):
+            wrong = MISTAKES[kind](t, rnd, edition)
+            if wrong is None:
+                continue
+            w = with_round(t, rnd, wrong)
+            res = check_round(w, rnd, edition)
+            if res.verdict is not Verdict.PAIRS_DIFFER:
+                continue
+            assert res.rules is not None and res.file is not None
+            every = evaluate(w, rnd, list(res.file.pairs), edition)
+            diff = first_difference(res.rules, every)
+            assert res.difference == diff
+            found = bracket_of(diff, res.rules, every) if diff is not None else None
+            assert res.side_by_side == (relevant_tiers(diff, *found) if diff is not None and found else [])
+            cut = evaluate(w, rnd, list(res.file.pairs), edition, against=res.rules)
+            assert [(b.score, b.tiers, b.pairs) for b in cut.brackets] == [
+                (b.score, b.tiers, b.pairs) for b in every.brackets[: len(cut.brackets)]]
+            shorter += len(cut.brackets) < len(every.brackets)
+            compared += 1
+    assert compared >= 2 and shorter >= 1

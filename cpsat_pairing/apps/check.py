@@ -233,7 +233,7 @@ def _score_file(
     """The file's pairing on the same tiers: its first difference and, for that bracket,
     every tier that differs (tier, rules, file)."""
     try:
-        theirs = evaluate(t, rnd, list(fr.pairs), ed)
+        theirs = evaluate(t, rnd, list(fr.pairs), ed, against=ours)
     except (PairingError, AssertionError, RuntimeError) as exc:
         return Difference(DifferenceKind.UNSCORED, reason=f"the file's pairing could not be scored: {exc}"), []
     diff = first_difference(ours, theirs)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 
-from cpsat_pairing.dutch.result import BracketTrace, Pairing
+from cpsat_pairing.dutch.result import BracketTrace, Pairing, same_composition
 from cpsat_pairing.solver.terms import Tier, TierKind
 
 # The [C5] tier, compared before any bracket (2026 Art. 3.8.1).
@@ -73,10 +73,6 @@ def aligned(a: Sequence[Tier], b: Sequence[Tier]) -> list[tuple[Tier, int, int]]
             names.insert(pos, t.name)
             tiers.insert(pos, t)
     return [(t, va.get(t.name, 0), vb.get(t.name, 0)) for t in tiers]
-
-
-def same_composition(a: BracketTrace, b: BracketTrace) -> bool:
-    return a.score == b.score and set(a.residents) == set(b.residents) and set(a.mdps) == set(b.mdps)
 
 
 def _composition(br: BracketTrace) -> Composition:

@@ -25,7 +25,7 @@ from cpsat_pairing.domain.tournament import Tournament
 from cpsat_pairing.dutch.boards import make_boards
 from cpsat_pairing.dutch.bracket import BracketModel
 from cpsat_pairing.dutch.edition import Edition
-from cpsat_pairing.dutch.result import BracketTrace, Pair, Pairing
+from cpsat_pairing.dutch.result import BracketTrace, Pair, Pairing, alike
 from cpsat_pairing.dutch.unpairable import no_valid_pairing
 from cpsat_pairing.formats.layout import points_text as points
 from cpsat_pairing.solver.cpsat import InfeasibleError
@@ -44,6 +44,9 @@ class RoundContext:
     compatible: Compatibility
     # `evaluate`: the given complete round-pairing, scored instead of optimised.
     forced: list[Pair] | None = None
+    # `evaluate` against the rules' pairing of the round: scored down to the first
+    # bracket where the two are not alike only (`parted`).
+    against: Pairing | None = None
     progress: Callable[[str], None] | None = None
     remaining: list[int] = field(default_factory=list)  # not yet paired, ranking order
     mdps: list[int] = field(default_factory=list)  # the last bracket's downfloaters
@@ -72,6 +75,25 @@ class RoundContext:
         self.mdps = list(trace.downfloaters)
         if witness is not None:
             self.witness = witness
+
+    def parted(self) -> bool:
+        """Scoring against the rules' pairing, a bracket scored so far is not alike the
+        rules' (result.alike): where the two first differ is found, and the brackets
+        below cannot move it."""
+        if self.against is None:
+            return False
+        return not all(alike(a, b) for a, b in zip(self.against.brackets, self.brackets))
+
+    def rules_trace(self, bracket: Bracket) -> BracketTrace | None:
+        """The rules' trace of this bracket, when scoring against them: every bracket
+        above was alike (else the loop has stopped), so the same players remain and this
+        bracket is the rules' when it holds the same residents and MDPs."""
+        i = len(self.brackets)
+        if self.against is None or i >= len(self.against.brackets):
+            return None
+        tr = self.against.brackets[i]
+        same = tr.score == bracket.score and set(tr.residents) == set(bracket.residents)
+        return tr if same and set(tr.mdps) == set(bracket.mdps) else None
 
     def tell(self, text: str) -> None:
         if self.progress is not None:
@@ -137,10 +159,14 @@ def pair_round(
     settings: SolverSettings,
     forced: list[Pair] | None = None,
     progress: Callable[[str], None] | None = None,
+    against: Pairing | None = None,
 ) -> Pairing:
-    """Pair round `rnd` under `ed` (or, with `forced`, score that round-pairing)."""
+    """Pair round `rnd` under `ed` (or, with `forced`, score that round-pairing; with
+    `against` too, only down to the first bracket not alike the rules' pairing
+    `against`: then the brackets are a prefix and the PAB is not known)."""
     st = build_state(t, rnd, ed.state_rules)
-    rc = RoundContext(t, st, ed, settings, Compatibility(st, t), forced, progress, remaining=list(st.present))
+    rc = RoundContext(t, st, ed, settings, Compatibility(st, t), forced, against if forced is not None else None,
+                      progress, remaining=list(st.present))
     rc.scoregroups = sorted({st.players[p].pairing_score for p in st.present}, reverse=True)
     hooks: Procedure = ed.hooks
     hooks.start(rc)
@@ -148,6 +174,9 @@ def pair_round(
         while not rc.done and (bracket := hooks.next_bracket(rc)) is not None:
             hooks.pair_bracket(rc, bracket)
             gc.collect(1)
+            if rc.parted():
+                rc.mdps = []
+                break
     bye = rc.mdps[0] if rc.mdps else None
     boards = make_boards(t, st, rc.pairs, ed)
     return Pairing(rnd, ed.name, boards, bye, sorted(st.absent), rc.brackets, rc.pab_score)

@@ -10,7 +10,7 @@ from cpsat_pairing.solver.terms import Tier, TierKind
 
 Pair = tuple[int, int]
 
-__all__ = ["Board", "BracketTrace", "Pair", "Pairing", "Tier", "TierKind"]
+__all__ = ["Board", "BracketTrace", "Pair", "Pairing", "Tier", "TierKind", "alike", "same_composition"]
 
 
 @dataclass(frozen=True)
@@ -65,3 +65,21 @@ class Pairing:
                               pairs=pairs(tr.pairs), downfloaters=[ids[i] for i in tr.downfloaters])
                       for tr in self.brackets],
         )
+
+
+def same_composition(a: BracketTrace, b: BracketTrace) -> bool:
+    """The same bracket: its score, residents and MDPs."""
+    return a.score == b.score and set(a.residents) == set(b.residents) and set(a.mdps) == set(b.mdps)
+
+
+def alike(a: BracketTrace, b: BracketTrace) -> bool:
+    """Two pairings of one bracket that the rules' comparison cannot tell apart: the same
+    bracket, every tier of the same value (a tier only one of them has counting 0, as
+    apps/compare.py aligns them), the same pairs and downfloaters.  Below the first
+    bracket that is not alike, nothing changes where two round-pairings first differ."""
+    return (
+        same_composition(a, b)
+        and {t.name: t.value for t in a.tiers if t.value} == {t.name: t.value for t in b.tiers if t.value}
+        and {frozenset(pq) for pq in a.pairs} == {frozenset(pq) for pq in b.pairs}
+        and set(a.downfloaters) == set(b.downfloaters)
+    )

@@ -52,16 +52,22 @@ def evaluate(
     pairs: Sequence[Pair],
     edition: str | Edition = DEFAULT_EDITION,
     settings: SolverSettings = DEFAULT_SETTINGS,
+    against: Pairing | None = None,
 ) -> Pairing:
     """Score a given complete, legal round-pairing of round `rnd` on the edition's
-    brackets and tiers (its trace is comparable tier by tier with `pair`'s)."""
+    brackets and tiers (its trace is comparable tier by tier with `pair`'s).
+
+    With `against`, the rules' pairing of the round (`pair`'s), only the brackets down
+    to the first one where the two are not alike are scored: the first difference and
+    its bracket are all a comparison reads, and the brackets below cost as much again."""
     refuse_contradicted(t, rnd)
     if t.rank_mode:
         by_pos, ids = by_position(t)
         position = {pid: i for i, pid in ids.items()}
         forced = [(position[a], position[b]) for a, b in pairs]
-        return pair_round(by_pos, rnd, as_edition(edition), settings, forced=forced).renumbered(ids)
-    return pair_round(t, rnd, as_edition(edition), settings, forced=list(pairs))
+        rules = None if against is None else against.renumbered(position)
+        return pair_round(by_pos, rnd, as_edition(edition), settings, forced=forced, against=rules).renumbered(ids)
+    return pair_round(t, rnd, as_edition(edition), settings, forced=list(pairs), against=against)
 
 
 def refuse_contradicted(t: Tournament, rnd: int) -> None:

@@ -329,7 +329,7 @@ class Procedure2013:
             merge = list(floaters)
         rc.record(BracketTrace(bracket.score, bracket.residents, bracket.mdps, pairs, floaters, list(bm.solver.trace)),
                   witness)
-        if merge is None:
+        if merge is None or rc.parted():  # parted: the joined bracket is below the first difference
             return
         merged = sorted(rc.remaining, key=rc.state.rank_key)
         joined = sorted(merge, key=rc.state.rank_key)

@@ -287,20 +287,30 @@ class Procedure2017:
         else:
             final = rc.next_group == len(rc.scoregroups) - 1
             bm = _solve(rc, players, mdps, bracket.next_group, False, final, rc.forced, head)
-            floaters = bm.bracket_result()[1]
-            # A.9 asks whether the rules' pairing of this bracket can be completed; a
-            # given (forced) pairing always can, so its bracket is the PPB when the
-            # rules' own pairing of the same bracket would be.
-            if rc.forced is not None:
-                floaters = _solve(rc, players, mdps, bracket.next_group, False, final, None).bracket_result()[1]
-            below = [p for p in rc.remaining if p not in bracket.players]
-            full = complete_pairing(floaters + below, rc.compatible, rc.pab_allowed, rc.witness)
-            if full is not None:
-                rc.witness = full
-            else:
+            if _is_ppb(rc, bracket, bm, final):
                 # A.9: this is the PPB; pair it again with everybody below, completing.
+                below = [p for p in rc.remaining if p not in bracket.players]
                 bm = _solve(rc, players, mdps, below, True, False, rc.forced, head + " (PPB)")
                 rc.collapsed = True
                 kind = "PPB"
         pairs, floaters = bm.bracket_result()
         rc.record(BracketTrace(bracket.score, bracket.residents, mdps, pairs, floaters, list(bm.solver.trace), kind))
+
+
+def _is_ppb(rc: RoundContext, bracket: Bracket, bm: BracketModel2017, final: bool) -> bool:
+    """A.9: whether the rules' pairing of this normal bracket (`bm`'s) leaves a round that
+    cannot be completed, which makes it the PPB; when it can, the completion is the
+    next witness.  A given (forced) pairing can always be completed, so its bracket is
+    the PPB when the rules' own pairing of the same bracket is: read off the rules'
+    trace of it when scoring against them, else paired again."""
+    if rc.forced is not None:
+        known = rc.rules_trace(bracket)
+        if known is not None:
+            return known.kind == "PPB"
+        bm = _solve(rc, bracket.players, bracket.mdps, bracket.next_group, False, final, None)
+    below = [p for p in rc.remaining if p not in bracket.players]
+    full = complete_pairing(bm.bracket_result()[1] + below, rc.compatible, rc.pab_allowed, rc.witness)
+    if full is None:
+        return True
+    rc.witness = full
+    return False
