@@ -1,4 +1,4 @@
-"""Team tournaments (`192 FIDE_TEAM_*`, `310` team records, a `092` naming a team system)
+"""Team tournaments (`192 FIDE_TEAM_*`, `310` or TRF16's `013` team records, a `092` naming a team system)
 are recognised: `info` says so, and every way in (`pair`, `check`, the service, the
 other engines' command lines) refuses them with exit 3, since team Swiss pairing
 (C.04.6) pairs teams, not players; `--edition` asks for the individual reading."""
@@ -24,6 +24,7 @@ RECORDS = {
     "192": ("192 FIDE_TEAM_BAKU", "FIDE_TEAM_BAKU in its 192 record"),
     "092": ("092 Team Swiss", "Team Swiss in its 092 record"),
     "310": ("310   1 Ireland                          IRL     2100    3.0    6.0   1     1    2", "310 team records"),
+    "013": ("013 Bray / Greystones                 1    2    3    4", "013 team records"),
 }
 runner = CliRunner()
 

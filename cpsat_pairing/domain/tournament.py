@@ -252,14 +252,17 @@ class Tournament:
     @property
     def team_system(self) -> str | None:
         """The team system the file names, when it is a team tournament: its `192` code
-        (FIDE_TEAM_*) or a `092` text naming a team system, else "team records (310)"
-        when only its team records say so; None for an individual tournament."""
+        (FIDE_TEAM_*) or a `092` text naming a team system, else "310 team records" or
+        "013 team records" when only its team records say so (TRF-2026's 310 replaced
+        TRF16's 013: a team's name and its members' start numbers); None for an
+        individual tournament."""
         for code in ("192", "092"):
             text = self._record(code)
             if text is not None and _TEAM.search(text.upper()):
                 return f"{text} in its {code} record"
-        if any(line[:4] == "310 " for line in self.header_lines):
-            return "310 team records"
+        for code in ("310", "013"):
+            if any(line[:4] == f"{code} " for line in self.header_lines):
+                return f"{code} team records"
         return None
 
     @property
