@@ -13,6 +13,7 @@ from cpsat_pairing.apps.check import Verdict, check_round, file_round
 from cpsat_pairing.apps.compare import aligned, bracket_of, first_difference, relevant_tiers
 from cpsat_pairing.dutch.bracket import BracketModel
 from cpsat_pairing.dutch.e2017 import bracket as bracket2017
+from cpsat_pairing.dutch.e2017 import procedure as procedure2017
 from cpsat_pairing.dutch.e2026 import procedure as procedure2026
 from cpsat_pairing.dutch.rounds import evaluate, illegalities
 from cpsat_pairing.testing.wrong import KINDS, MISTAKES, judge_round, with_round
@@ -45,7 +46,8 @@ def test_given_pairs_score_as_the_model_of_every_pair(monkeypatch: pytest.Monkey
     """The model fixed to a file's pairing holds only the pairs it leaves open
     (2017: e2017/bracket.given_rows; 2026: BracketModel.given) and fixes them by their
     domains, so that a tier over them reads its value off them (LexSolver.read_fixed_tiers);
-    with every pair and every tier solved instead, the same value on every tier, the
+    2017's normal bracket is the bracket alone when its downfloaters reach [C.7]'s
+    bounds (procedure._given_by_lookahead); with every pair and every tier solved instead, the same value on every tier, the
     same pairs and downfloaters."""
     t = read_trf(path)
     compared = 0
@@ -64,6 +66,7 @@ def test_given_pairs_score_as_the_model_of_every_pair(monkeypatch: pytest.Monkey
                 m.setattr(procedure2026, "partners", lambda pairs: None)
                 m.setattr(bracket2017.BracketModel2017, "_forced_values", lambda self, partner: iter(()))
                 m.setattr(BracketModel, "_forced_values", lambda self, partner: iter(()))
+                m.setattr(procedure2017, "_given_by_lookahead", lambda *args: None)
                 every = evaluate(w, rnd, list(fr.pairs), edition)
             assert len(given.brackets) == len(every.brackets)
             for a, b in zip(given.brackets, every.brackets):
