@@ -33,7 +33,7 @@ _WHERE = {
     "Board": "dutch.result", "BracketTrace": "dutch.result", "Pairing": "dutch.result",
     "evaluate": "dutch.rounds", "illegalities": "dutch.rounds", "pair": "dutch.rounds",
     "EditionError": "errors", "FileAccessError": "errors", "InconsistentData": "errors", "InputError": "errors",
-    "LimitExceeded": "errors", "NoValidPairing": "errors", "PairingError": "errors",
+    "LimitExceeded": "errors", "NoValidPairing": "errors", "NotAPairing": "errors", "PairingError": "errors",
     "RoundNotPairable": "errors", "RoundsNotInFile": "errors", "SolveLimitError": "errors", "UnsupportedFeature": "errors", "parse_trf": "formats", "read_trf": "formats",
     "write_trf": "formats", "SolverSettings": "solver.settings", "Tier": "solver.terms",
     "TierKind": "solver.terms", "standings": "apps.standings", "Standings": "apps.standings",
@@ -55,6 +55,7 @@ if TYPE_CHECKING:
         InputError,
         LimitExceeded,
         NoValidPairing,
+        NotAPairing,
         PairingError,
         RoundNotPairable,
         RoundsNotInFile,
@@ -80,7 +81,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "Board", "BracketTrace", "Colour", "ColourRule", "Edition", "EditionError", "FileAccessError", "FileCheck",
-    "InconsistentData", "InputError", "LimitExceeded", "NoValidPairing", "Pairing", "PairingError", "Player",
+    "InconsistentData", "InputError", "LimitExceeded", "NoValidPairing", "NotAPairing", "Pairing", "PairingError", "Player",
     "RoundCheck", "RoundEntry", "RoundExplanation", "RoundNotPairable", "RoundsNotInFile", "Scoring", "SolveLimitError", "SolverSettings", "Standings", "Tier",
     "TierKind", "Tournament", "UnsupportedFeature", "Verdict", "WhyNot", "__version__", "check", "evaluate",
     "explain", "illegalities", "load_edition", "pair", "parse_trf", "read_trf", "standings", "why_not", "write_trf",

@@ -141,6 +141,13 @@ def _spans(rounds: list[int]) -> str:
     return ", ".join(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}" for run in runs)
 
 
+class NotAPairing(PairingError, ValueError):
+    """Raised when a pairing given to be scored (`evaluate`) is not a complete, legal
+    pairing of the round: its tiers would be those of no candidate the rules compare."""
+
+    exit_code = ExitCode.INVALID_INPUT
+
+
 class NoValidPairing(PairingError):
     """The absolute criteria admit no pairing of the round: the arbiter decides (2026
     Art. 1.9.3).  `players` are those the arbiter should look at, `reasons` says why,

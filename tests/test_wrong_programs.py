@@ -4,6 +4,7 @@ leaves open only, with every tier's value as on the model of every pair."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,11 @@ from cpsat_pairing.dutch.bracket import BracketModel
 from cpsat_pairing.dutch.e2017 import bracket as bracket2017
 from cpsat_pairing.dutch.e2017 import procedure as procedure2017
 from cpsat_pairing.dutch.e2026 import procedure as procedure2026
-from cpsat_pairing.dutch.rounds import evaluate, illegalities
+from cpsat_pairing.domain.compat import Compatibility
+from cpsat_pairing.domain.state import build_state
+from cpsat_pairing.dutch.edition import as_edition
+from cpsat_pairing.dutch.rounds import evaluate, illegalities, pair
+from cpsat_pairing.errors import NotAPairing
 from cpsat_pairing.testing.wrong import KINDS, MISTAKES, judge_round, with_round
 
 from helpers import BUGS, CORPUS
@@ -135,3 +140,40 @@ def test_check_scores_down_to_the_first_difference(path: Path, edition: str) -> 
             shorter += len(cut.brackets) < len(every.brackets)
             compared += 1
     assert compared >= 2 and shorter >= 1
+
+
+@pytest.mark.parametrize("edition", ["dutch-2026", "dutch-2017", "dutch-2013"])
+def test_what_is_not_a_pairing_is_refused_with_its_reason(edition: str) -> None:
+    """`evaluate` scores complete, legal round-pairings only: a rematch, a player twice,
+    two players left out are refused by name (they raised KeyError in the bracket
+    models, which have no such pair)."""
+    t = read_trf(CORPUS / "dutch-2017" / "dev" / "t000049.trf")
+    rules = pair(t, 3, edition).as_pairs()
+    (a, b), rest = rules[0], rules[1:]
+    st = build_state(t, 3, as_edition(edition).state_rules)
+    met = next(q for q in sorted(st.players[a].opponents) if any(q in pq for pq in rest))
+    other = next(pq for pq in rest if met in pq)
+    c = other[0] if other[1] == met else other[1]
+    rematch = [pq for pq in rest if pq != other] + [(a, met), (b, c)]
+    for given, said in ((rematch, f"[C1] {a} and {met} have already played each other"),
+                        (rest, f"players {min(a, b)}, {max(a, b)} are left unpaired"),
+                        ([*rest, (a, b), (a, b)], f"player {a} is paired twice")):
+        with pytest.raises(NotAPairing, match=re.escape(said)):
+            evaluate(t, 3, given, edition)
+
+
+def test_a_special_bracket_forced_to_pair_two_mdps_says_so() -> None:
+    """The 2017 model of a special bracket has no pair of two MDPs (theirs is made in
+    the bracket they come from): forcing one is refused by name, not a KeyError."""
+    t = read_trf(CORPUS / "dutch-2017" / "dev" / "t000049.trf")
+    st = build_state(t, 3, as_edition("dutch-2017").state_rules)
+    comp = Compatibility(st, t)
+    players = sorted(st.present, key=st.rank_key)
+    a = players[0]
+    b = next(q for q in players if comp(a, q))
+    c, d = next((c, d) for c in players for d in players
+                if c not in (a, b) and d not in (a, b, c) and comp(c, d))
+    bracket = sorted([a, b, c, d], key=st.rank_key)
+    bm = bracket2017.BracketModel2017(st, bracket, frozenset({a, b}), [], comp, frozenset(st.present), True)
+    with pytest.raises(NotAPairing, match=f"pairs {a} with {b}: two MDPs of the bracket|pairs {b} with {a}: two MDPs"):
+        bm.force([(a, b), (c, d)])

@@ -16,7 +16,7 @@ from cpsat_pairing.domain.tournament import Tournament, by_position
 from cpsat_pairing.dutch.edition import DEFAULT_EDITION, Edition, as_edition
 from cpsat_pairing.dutch.loop import pair_round
 from cpsat_pairing.dutch.result import Pair, Pairing
-from cpsat_pairing.errors import InconsistentData, RoundNotPairable
+from cpsat_pairing.errors import InconsistentData, NotAPairing, RoundNotPairable
 from cpsat_pairing.solver.settings import DEFAULT_SETTINGS, SolverSettings
 
 
@@ -59,8 +59,13 @@ def evaluate(
 
     With `against`, the rules' pairing of the round (`pair`'s), only the brackets down
     to the first one where the two are not alike are scored: the first difference and
-    its bracket are all a comparison reads, and the brackets below cost as much again."""
+    its bracket are all a comparison reads, and the brackets below cost as much again.
+
+    Raises:
+        NotAPairing: `pairs` is not a complete, legal pairing of the round.
+    """
     refuse_contradicted(t, rnd)
+    refuse_not_a_pairing(t, rnd, pairs, as_edition(edition))
     if t.rank_mode:
         by_pos, ids = by_position(t)
         position = {pid: i for i, pid in ids.items()}
@@ -83,6 +88,31 @@ def refuse_contradicted(t: Tournament, rnd: int) -> None:
     first = found[0]
     more = f" (and {len(found) - 1} more contradictions in round {rnd})" if len(found) > 1 else ""
     raise InconsistentData(first.message + more, file=t.source, line=first.line, column=first.column)
+
+
+def refuse_not_a_pairing(t: Tournament, rnd: int, pairs: Sequence[Pair], ed: Edition) -> None:
+    """Refuse to score what is not a complete, legal round-pairing: a bracket model
+    fixed to it would ask for a pair it does not have (an incompatible pair, or two
+    players it never pairs), or leave players nobody pairs.
+
+    Raises:
+        NotAPairing: the first thing wrong with it.
+    """
+    st = build_state(t, rnd, ed.state_rules)
+    paired: set[int] = set()
+    for pq in pairs:
+        for p in pq:
+            if p not in st.present:
+                raise NotAPairing(f"round {rnd}: player {p} is not to be paired in this round")
+            if p in paired:
+                raise NotAPairing(f"round {rnd}: player {p} is paired twice")
+            paired.add(p)
+    left = sorted(p for p in st.present if p not in paired)
+    if len(left) > 1:
+        raise NotAPairing(f"round {rnd}: players {', '.join(map(str, left))} are left unpaired (one PAB at most)")
+    bad = illegalities(t, rnd, pairs, left[0] if left else None, ed)
+    if bad:
+        raise NotAPairing(f"round {rnd}: " + "; ".join(bad))
 
 
 def illegalities(

@@ -32,6 +32,7 @@ from cpsat_pairing.domain.compat import Compatibility
 from cpsat_pairing.domain.state import RoundState
 from cpsat_pairing.dutch.model import PairIndices, make_pairs, odd_sets, window_restrictions
 from cpsat_pairing.dutch.near import FarPairs, near_rows
+from cpsat_pairing.errors import NotAPairing
 from cpsat_pairing.solver.bounds import CountBound
 from cpsat_pairing.solver.cpsat import Model
 from cpsat_pairing.solver.lex import LexSolver
@@ -389,10 +390,22 @@ class BracketModel2017(PairIndices):
                     if q is None:
                         m.add(self.u[p] == 1)
                     else:
-                        key = (p, q) if (p, q) in self.x else (q, p)
-                        m.add(self.x[key] == 1)
+                        m.add(self._given_pair(p, q) == 1)
         self.solver.fix_domains(self._forced_values(partner))
         self.solver.read_fixed_tiers = True
+
+    def _given_pair(self, p: int, q: int) -> cp_model.IntVar:
+        """The variable of a pair the given round-pairing makes in this special
+        bracket, which completes the round.
+
+        Raises:
+            NotAPairing: the model has no such pair: two MDPs (a pair of theirs is
+                made in the bracket they come from), or players who may not meet."""
+        var = self.x.get((p, q)) if (p, q) in self.x else self.x.get((q, p))
+        if var is None:
+            why = "two MDPs of the bracket" if p in self.mdps and q in self.mdps else "not a pair of the bracket"
+            raise NotAPairing(f"the given pairing pairs {p} with {q}: {why}")
+        return var
 
     def _forced_values(self, partner: Mapping[int, int]) -> Iterator[tuple[int, int]]:
         """What `force` fixes, as the values of the model's Booleans (index, value): a
