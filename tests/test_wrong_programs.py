@@ -4,6 +4,7 @@ leaves open only, with every tier's value as on the model of every pair."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -14,13 +15,13 @@ from cpsat_pairing.apps.check import Verdict, check_round, file_round
 from cpsat_pairing.apps.compare import aligned, bracket_of, first_difference, relevant_tiers
 from cpsat_pairing.dutch.bracket import BracketModel
 from cpsat_pairing.dutch.e2017 import bracket as bracket2017
-from cpsat_pairing.dutch.e2017 import procedure as procedure2017
 from cpsat_pairing.dutch.e2026 import procedure as procedure2026
 from cpsat_pairing.domain.compat import Compatibility
 from cpsat_pairing.domain.state import build_state
 from cpsat_pairing.dutch.edition import as_edition
 from cpsat_pairing.dutch.rounds import evaluate, illegalities, pair
 from cpsat_pairing.errors import NotAPairing
+from cpsat_pairing.solver.settings import DEFAULT_SETTINGS
 from cpsat_pairing.testing.wrong import KINDS, MISTAKES, judge_round, with_round
 
 from helpers import BUGS, CORPUS
@@ -51,10 +52,12 @@ def test_given_pairs_score_as_the_model_of_every_pair(monkeypatch: pytest.Monkey
     """The model fixed to a file's pairing holds only the pairs it leaves open
     (2017: e2017/bracket.given_rows; 2026: BracketModel.given) and fixes them by their
     domains, so that a tier over them reads its value off them (LexSolver.read_fixed_tiers);
-    2017's normal bracket is the bracket alone when its downfloaters reach [C.7]'s
-    bounds (procedure._given_by_lookahead); with every pair and every tier solved instead, the same value on every tier, the
-    same pairs and downfloaters."""
+    2017's normal bracket is the bracket alone, [C.7] a matching of its fixed
+    downfloaters (procedure._given_by_lookahead); with every pair and every tier
+    solved instead, the same value on every tier, the same pairs and downfloaters."""
     t = read_trf(path)
+    # 2017 without the bracket alone: [C.7] solved on the model of the next scoregroup's pairs.
+    every_pair = dataclasses.replace(DEFAULT_SETTINGS, bracket_alone=edition != "dutch-2017")
     compared = 0
     for rnd in (2, 4):
         for kind in ("far pairing", "no previous results", "other edition"):
@@ -71,8 +74,7 @@ def test_given_pairs_score_as_the_model_of_every_pair(monkeypatch: pytest.Monkey
                 m.setattr(procedure2026, "partners", lambda pairs: None)
                 m.setattr(bracket2017.BracketModel2017, "_forced_values", lambda self, partner: iter(()))
                 m.setattr(BracketModel, "_forced_values", lambda self, partner: iter(()))
-                m.setattr(procedure2017, "_given_by_lookahead", lambda *args: None)
-                every = evaluate(w, rnd, list(fr.pairs), edition)
+                every = evaluate(w, rnd, list(fr.pairs), edition, settings=every_pair)
             assert len(given.brackets) == len(every.brackets)
             for a, b in zip(given.brackets, every.brackets):
                 assert [(t.name, x, y) for t, x, y in aligned(a.tiers, b.tiers) if x != y] == []

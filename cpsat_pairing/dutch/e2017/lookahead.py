@@ -75,6 +75,30 @@ class NextBracket:
             return False
         return sum(1 for v in mate if v != -1) // 2 == (len(floaters) + n) // 2
 
+    def optimum(self, floaters: frozenset[int]) -> list[Tier]:
+        """[C.7]'s tiers for these downfloaters, each bracket player but them paired in
+        the bracket (a given pairing's): the next bracket's most pairs, then from the
+        highest SD down the most of the bracket's players paired -- at the bounds or
+        not.  The vertex sets a matching can cover form a matroid whose bases are the
+        maximum matchings' (matching.max_matching_covering), so covering the
+        downfloaters greedily from the highest SD down reaches every tier at once."""
+        inner, n = self.inner, len(self.lower)
+        order = sorted(floaters, key=lambda p: (-inner.sd_floater(p), inner.pos[p]))
+        adj = [list(row) for row in self.rows] + [list(self.below[p]) for p in order]
+        for i, p in enumerate(order):
+            for j in self.below[p]:
+                adj[j].append(n + i)
+        mate = max_matching_covering(adj, range(n, n + len(order)))
+        covered = {p for i, p in enumerate(order) if mate[n + i] != -1}
+        out = [Tier("C.7", "next-bracket pairs", -(sum(1 for v in mate if v != -1) // 2), TierKind.QUALITY, True)]
+        by_sd: dict[int, int] = {}
+        for p in self.counted:
+            by_sd[inner.sd_floater(p)] = by_sd.get(inner.sd_floater(p), 0) + int(p not in floaters or p in covered)
+        for sd in sorted(by_sd, reverse=True):
+            detail = f"next-bracket PSD: paired downfloaters with SD {points(Fraction(sd, inner.unit))}"
+            out.append(Tier("C.7", detail, -by_sd[sd], TierKind.QUALITY, True))
+        return out
+
     def tiers(self, k: int) -> list[Tier]:
         """[C.7]'s tiers at their bounds, as the full model records them: the pairs,
         then one PSD tier per SD of the players counted, highest first."""

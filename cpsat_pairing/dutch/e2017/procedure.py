@@ -70,9 +70,7 @@ def _solve(
         if alone is not None:
             return alone
     if not special and not final and forced is not None and rc.settings.bracket_alone:
-        alone = _given_by_lookahead(rc, bracket, mdps, lower, forced, on_tier)
-        if alone is not None:
-            return alone
+        return _given_by_lookahead(rc, bracket, mdps, lower, forced, on_tier)
     if special and not lower and forced is None and near_pays(rc.settings, len(bracket) - len(mdps)):
         last = _solve_last_by_near(rc, bracket, mdps, odd, on_tier)
         if last is not None:
@@ -172,12 +170,12 @@ def _solve_by_lookahead(
 def _given_by_lookahead(
     rc: RoundContext, bracket: list[int], mdps: list[int], lower: list[int], forced: list[Pair],
     on_tier: Callable[[str], None],
-) -> BracketModel2017 | None:
-    """A given pairing's normal bracket on the bracket alone, when the downfloaters it
-    leaves reach [C.7]'s bounds (e2017/lookahead.py): no choice of pairs below does
-    better, so [C.7]'s tiers are the bounds, as the model with the next scoregroup's
-    pairs would find them, and that model (the floaters' pairs below, the next
-    scoregroup's among themselves) is not built.  None: they do not reach the bounds."""
+) -> BracketModel2017:
+    """A given pairing's normal bracket on the bracket alone: its downfloaters are
+    fixed, so [C.7]'s choice below is one matching question (NextBracket.optimum), and
+    the model with the next scoregroup's pairs (the floaters' pairs below, the next
+    scoregroup's among themselves), whose solves cost more than pairing the round, is
+    not built."""
     sd_base = min(rc.state.players[p].pairing_score for p in (*bracket, *lower))
     inner = BracketModel2017(
         rc.state, bracket, frozenset(mdps), [], rc.compatible, rc.pab_allowed, False, sd_base=sd_base,
@@ -188,15 +186,13 @@ def _given_by_lookahead(
     inner.solver.solve()
     nb = NextBracket(inner, lower, rc.compatible)
     floaters = frozenset(p for p in inner.bracket if inner.solver.var_value(inner.df[p]))
-    if not nb.reaches_bounds(floaters):
-        return None
     for name in rc.edition.quality:  # the criteria before [C.7]
         if name == "C.7":
             break
         if name in LOOKING_BEYOND:
             for term in CRITERIA[name](inner):
                 inner.solver.minimize([term])
-    for tier in nb.tiers(len(floaters)):
+    for tier in nb.optimum(floaters):
         inner.solver.record(tier)
     for term in _later_terms(rc, inner):
         inner.solver.minimize([term])
