@@ -15,6 +15,7 @@ from cpsat_pairing.apps.check import Verdict, check_round, file_round
 from cpsat_pairing.apps.compare import aligned, bracket_of, first_difference, relevant_tiers
 from cpsat_pairing.dutch.bracket import BracketModel
 from cpsat_pairing.dutch.e2017 import bracket as bracket2017
+from cpsat_pairing.dutch.e2013 import procedure as procedure2013
 from cpsat_pairing.dutch.e2026 import procedure as procedure2026
 from cpsat_pairing.domain.compat import Compatibility
 from cpsat_pairing.domain.state import build_state
@@ -50,8 +51,9 @@ def test_every_kind_has_its_mistake() -> None:
 def test_given_pairs_score_as_the_model_of_every_pair(monkeypatch: pytest.MonkeyPatch, path: Path,
                                                       edition: str) -> None:
     """The model fixed to a file's pairing holds only the pairs it leaves open
-    (2017: e2017/bracket.given_rows; 2026: BracketModel.given) and fixes them by their
-    domains, so that a tier over them reads its value off them (LexSolver.read_fixed_tiers);
+    (2017: e2017/bracket.given_rows; 2026 and 2013's lowest bracket: BracketModel.given)
+    and fixes them by their domains, so that a tier over them reads its value off them
+    (LexSolver.read_fixed_tiers);
     2017's normal bracket is the bracket alone, [C.7] a matching of its fixed
     downfloaters (procedure._given_by_lookahead); with every pair and every tier
     solved instead, the same value on every tier, the same pairs and downfloaters."""
@@ -72,6 +74,7 @@ def test_given_pairs_score_as_the_model_of_every_pair(monkeypatch: pytest.Monkey
             with monkeypatch.context() as m:
                 m.setattr(bracket2017, "given_rows", lambda rows, bm, partner: rows)
                 m.setattr(procedure2026, "partners", lambda pairs: None)
+                m.setattr(procedure2013, "partners", lambda pairs: None)
                 m.setattr(bracket2017.BracketModel2017, "_forced_values", lambda self, partner: iter(()))
                 m.setattr(BracketModel, "_forced_values", lambda self, partner: iter(()))
                 every = evaluate(w, rnd, list(fr.pairs), edition, settings=every_pair)

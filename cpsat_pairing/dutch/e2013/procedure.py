@@ -50,6 +50,7 @@ from cpsat_pairing.dutch.loop import (
     first_solution,
     residents_bracket,
 )
+from cpsat_pairing.dutch.model import partners
 from cpsat_pairing.dutch.near import near_pays, on_near_models
 from cpsat_pairing.dutch.order import generation_order
 from cpsat_pairing.dutch.registry import CRITERIA
@@ -116,9 +117,13 @@ def _model(rc: RoundContext, players: list[int], mdps: list[int], next_group: li
     """The bracket's model of that kind, started from the witness; "near" is the
     aggregate model of the near pairs and of the witness's and `extra`'s pairs."""
     cls = AggregateBracketModel if kind in ("near", "aggregate") else BracketModel
+    # Scoring a given pairing in the lowest bracket (every player left, nobody below:
+    # no C.12, no C.13), whose players `force` fixes all: each makes his given pair only.
+    lowest = rc.forced is not None and cls is BracketModel and not next_group and len(players) == len(rc.remaining)
     bm = cls(
         rc.state, rc.remaining, players, frozenset(mdps), next_group, rc.compatible, rc.pab_allowed,
         settings=rc.settings, lazy=kind != "exact", near=[*rc.witness, *extra] if kind == "near" else None,
+        given=partners(rc.forced) if lowest and rc.forced is not None else None,
     )
     first_solution(bm, rc)
     if rc.forced is None:
