@@ -62,15 +62,22 @@ class NextBracket:
             got = self._seen[floaters] = self._reaches(floaters)
         return got
 
-    def _reaches(self, floaters: frozenset[int]) -> bool:
+    def _covering(self, floaters: frozenset[int]) -> tuple[list[int], list[int]]:
+        """The downfloaters from the highest SD down, and a maximum matching of the next
+        bracket that covers as many of them as any matching can, in that order (the
+        i-th of them is vertex len(lower) + i)."""
         inner, n = self.inner, len(self.lower)
-        counted = frozenset(self.counted)
         order = sorted(floaters, key=lambda p: (-inner.sd_floater(p), inner.pos[p]))
         adj = [list(row) for row in self.rows] + [list(self.below[p]) for p in order]
         for i, p in enumerate(order):
             for j in self.below[p]:
                 adj[j].append(n + i)
-        mate = max_matching_covering(adj, range(n, n + len(order)))
+        return order, max_matching_covering(adj, range(n, n + len(order)))
+
+    def _reaches(self, floaters: frozenset[int]) -> bool:
+        n = len(self.lower)
+        counted = frozenset(self.counted)
+        order, mate = self._covering(floaters)
         if any(mate[n + i] == -1 for i, p in enumerate(order) if p in counted):
             return False
         return sum(1 for v in mate if v != -1) // 2 == (len(floaters) + n) // 2
@@ -83,12 +90,7 @@ class NextBracket:
         maximum matchings' (matching.max_matching_covering), so covering the
         downfloaters greedily from the highest SD down reaches every tier at once."""
         inner, n = self.inner, len(self.lower)
-        order = sorted(floaters, key=lambda p: (-inner.sd_floater(p), inner.pos[p]))
-        adj = [list(row) for row in self.rows] + [list(self.below[p]) for p in order]
-        for i, p in enumerate(order):
-            for j in self.below[p]:
-                adj[j].append(n + i)
-        mate = max_matching_covering(adj, range(n, n + len(order)))
+        order, mate = self._covering(floaters)
         covered = {p for i, p in enumerate(order) if mate[n + i] != -1}
         out = [Tier("C.7", "next-bracket pairs", -(sum(1 for v in mate if v != -1) // 2), TierKind.QUALITY, True)]
         by_sd: dict[int, int] = {}
