@@ -136,8 +136,6 @@ class PlainEvaluator:
         that violates a constraint or a fixed domain (`fixed`: index -> value); None if
         the evaluator cannot tell (CP-SAT must decide)."""
         proto = self.model.proto
-        if len(proto.assumptions) or len(proto.objective.domain):
-            return None
         mirror = self._refresh()
         if not mirror.supported:
             return None
@@ -296,41 +294,28 @@ class ArrayEvaluator:
 
     def __init__(self, model: cp_model.CpModel) -> None:
         self.model = model
+        self._reader = PlainEvaluator(model)
         self._mirror = _ArrayMirror()
 
     def _refresh(self) -> _ArrayMirror:
+        """The mirror with the constraints added since the last call, as arrays (read
+        as lists by `PlainEvaluator`, whose lists are then let go)."""
         import numpy as np
 
         mirror = self._mirror
-        constraints = self.model.proto.constraints
-        total = len(constraints)
-        written = WRITTEN.get(self.model, {})
-        for k in range(mirror.read, total):
-            known = written.pop(k, None)
-            if known is not None:
-                indices, coefs, lo, hi = known
-                vs = np.array(indices, dtype=np.int64)
-                cs = np.ones(vs.size, dtype=np.int64) if coefs is None else np.array(coefs, dtype=np.int64)
-                if vs.size and vs.min() < 0:
-                    mirror.supported = False
-                mirror.linear.append(_ArrayLinear(np.zeros(0, dtype=np.int64), vs, cs, (lo, hi)))
-                continue
-            c = constraints[k]
-            enforcement = np.array(c.enforcement_literal, dtype=np.int64)
-            if c.has_linear():
-                lin = c.linear
-                vs = np.array(lin.vars, dtype=np.int64)
-                if vs.size and vs.min() < 0:
-                    mirror.supported = False
-                mirror.linear.append(_ArrayLinear(enforcement, vs, np.array(lin.coeffs, dtype=np.int64), tuple(lin.domain)))
-            else:
-                kind = next((k for k, name in enumerate(LITERAL_KINDS) if getattr(c, f"has_{name}")()), None)
-                if kind is None:
-                    mirror.supported = False
-                else:
-                    literals = np.array(getattr(c, LITERAL_KINDS[kind]).literals, dtype=np.int64)
-                    mirror.literals.append(_ArrayLiterals(kind, enforcement, literals))
-        mirror.read = total
+        new = self._reader._refresh()
+        mirror.supported = new.supported
+        for c in new.linear:
+            mirror.linear.append(_ArrayLinear(
+                np.array(c.enforcement, dtype=np.int64), np.array(c.vars, dtype=np.int64),
+                np.array(c.coefs, dtype=np.int64), c.domain,
+            ))
+        for clause in new.literals:
+            mirror.literals.append(_ArrayLiterals(
+                clause.kind, np.array(clause.enforcement, dtype=np.int64), np.array(clause.literals, dtype=np.int64),
+            ))
+        new.linear.clear()
+        new.literals.clear()
         return mirror
 
     def _flat(self, mirror: _ArrayMirror) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -360,8 +345,6 @@ class ArrayEvaluator:
         import numpy as np
 
         proto = self.model.proto
-        if len(proto.assumptions) or len(proto.objective.domain):
-            return None
         mirror = self._refresh()
         if not mirror.supported:
             return None
@@ -502,8 +485,11 @@ class Evaluator:
     ) -> dict[int, int] | Literal[False] | None:
         """The model's solution that is `proposal` (see evaluate_arrays.py), False if
         it is none, None if the evaluator cannot tell."""
+        proto = self.model.proto
+        if len(proto.assumptions) or len(proto.objective.domain):
+            return None
         if self.chosen is None:
-            if len(self.model.proto.variables) <= self.plain_max:
+            if len(proto.variables) <= self.plain_max:
                 self.chosen = PlainEvaluator(self.model)
             else:
                 self.chosen = ArrayEvaluator(self.model)  # numpy, only now
