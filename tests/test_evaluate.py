@@ -1,5 +1,6 @@
 """The proposal evaluator (solver/evaluate.py) against CP-SAT's own check of the same
-proposal: the same verdict, the same derived values, and "cannot tell" where it must."""
+proposal: the same verdict, the same derived values, and "cannot tell" where it must;
+both ways, in plain Python (a small model) and in numpy (a big one)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,17 @@ import random
 import pytest
 from ortools.sat.python import cp_model
 
-from cpsat_pairing.solver.evaluate import Evaluator
+from cpsat_pairing.solver.evaluate import ArrayEvaluator, PlainEvaluator
+from cpsat_pairing.solver.evaluate import Evaluator as Chooser
+
+# Every test runs with each evaluation: the limit of "small" above every model (plain
+# Python) and below every model (numpy).
+PLAIN, ARRAYS = 1 << 40, -1
+
+
+@pytest.fixture(params=[PLAIN, ARRAYS], ids=["plain", "arrays"])
+def Evaluator(request: pytest.FixtureRequest):  # noqa: N802 -- stands for the class
+    return lambda model: Chooser(model, request.param)
 from cpsat_pairing.solver.terms import add_linear, add_sum
 
 
@@ -65,7 +76,7 @@ def _random_model(rng: random.Random) -> tuple[cp_model.CpModel, list[cp_model.I
 
 
 @pytest.mark.parametrize("seed", range(40))
-def test_the_same_verdict_as_cpsat(seed: int) -> None:
+def test_the_same_verdict_as_cpsat(seed: int, Evaluator) -> None:  # noqa: N803
     rng = random.Random(seed)
     model, _, decided = _random_model(rng)
     evaluator = Evaluator(model)
@@ -86,7 +97,7 @@ def test_the_same_verdict_as_cpsat(seed: int) -> None:
         assert evaluator.solution(proposal, decided, {}) == proposal
 
 
-def test_a_fixed_domain_is_respected() -> None:
+def test_a_fixed_domain_is_respected(Evaluator) -> None:  # noqa: N803
     m = cp_model.CpModel()
     x, y = m.new_bool_var("x"), m.new_bool_var("y")
     m.add_bool_or([x, y])
@@ -97,7 +108,7 @@ def test_a_fixed_domain_is_respected() -> None:
     assert evaluator.solution({y.index: 0}, [y.index], {x.index: 1}) == {0: 1, 1: 0}
 
 
-def test_cannot_tell_is_none() -> None:
+def test_cannot_tell_is_none(Evaluator) -> None:  # noqa: N803
     m = cp_model.CpModel()
     x, y = m.new_bool_var("x"), m.new_bool_var("y")
     free = m.new_int_var(0, 3, "free")
@@ -113,7 +124,7 @@ def test_cannot_tell_is_none() -> None:
     assert Evaluator(m3).solution({z.index: 1}, [z.index], {}) is None
 
 
-def test_constraints_written_by_index_are_taken_as_written() -> None:
+def test_constraints_written_by_index_are_taken_as_written(Evaluator) -> None:  # noqa: N803
     """add_linear's log is a copy: a caller changing its list afterwards changes nothing."""
     m = cp_model.CpModel()
     xs = [m.new_bool_var(f"x{i}") for i in range(4)]
@@ -127,3 +138,14 @@ def test_constraints_written_by_index_are_taken_as_written() -> None:
     # Constraints added after a first evaluation are read too.
     add_sum(m, [xs[3].index], 1, 1)
     assert evaluator.solution({0: 1, 1: 0, 2: 1, 3: 0}, decided, {}) is False
+
+
+@pytest.mark.parametrize(("limit", "kind"), [(PLAIN, PlainEvaluator), (ARRAYS, ArrayEvaluator), (12, PlainEvaluator), (11, ArrayEvaluator)])
+def test_the_size_of_the_model_chooses(limit: int, kind: type) -> None:
+    """Up to the limit (variables), plain Python; past it, numpy (12 variables here)."""
+    m = cp_model.CpModel()
+    xs = [m.new_bool_var(f"x{i}") for i in range(12)]
+    m.add_exactly_one(xs)
+    chooser = Chooser(m, limit)
+    assert chooser.solution({0: 1}, range(12), {}) == {0: 1, **{i: 0 for i in range(1, 12)}}
+    assert isinstance(chooser.chosen, kind)

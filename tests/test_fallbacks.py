@@ -148,7 +148,7 @@ def test_fixed_search_past_its_budget_is_solved_tier_by_tier(monkeypatch) -> Non
         return original(*args, **kwargs)
 
     monkeypatch.setattr(order, "_fix_partners_tier_by_tier", tier_by_tier)
-    at_once = SolverSettings(propagation_budget=0.0, fixed_search_budget=0.0)
+    at_once = SolverSettings(propagation_budget=0.0, fixed_search_budget=0.0, greedy_transposition=False)
     assert _replays_exactly(CORPUS_2026[:2] + [BUGS / "exchange-order-r6.trf"], settings=at_once) > 0
     assert calls
 

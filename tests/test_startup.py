@@ -1,5 +1,7 @@
-"""CP-SAT loaded without pandas (solver/startup.py): the engine pairs without it, and a
-program that wants pandas, before or after, gets the real one with working helpers."""
+"""CP-SAT loaded without pandas and numpy (solver/startup.py): the engine pairs without
+pandas, imports numpy only when it builds a model, and a program that wants either,
+before or after, gets the real one with working helpers and numpy's integers taken as
+integers."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from cpsat_pairing.solver.startup import PandasFreeFinder
+from cpsat_pairing.solver.startup import DeferringFinder
 
 
 def _run(code: str) -> list[str]:
@@ -31,6 +33,35 @@ def test_a_round_is_paired_without_loading_pandas() -> None:
         print(len(p.boards) > 0, "pandas" in sys.modules, type(cp_model.pd).__name__)
     """)
     assert out == ["True", "False", "OnFirstUse"]
+
+
+def test_cp_model_is_imported_without_numpy_and_takes_its_integers_afterwards() -> None:
+    out = _run("""
+        import sys
+        import cpsat_pairing
+        from ortools.sat.python import cp_model
+        print("numpy" in sys.modules, isinstance(3, cp_model.IntegralTypes))
+        import numpy as np
+        print(isinstance(np.int64(3), cp_model.IntegralTypes), isinstance(np.float64(3), cp_model.IntegralTypes))
+        model = cp_model.CpModel()
+        x = model.new_int_var(np.int32(0), np.int64(9), "x")
+        model.add(x >= np.int64(4))
+        model.minimize(x)
+        solver = cp_model.CpSolver()
+        solver.solve(model)
+        print(solver.value(x), type(cp_model.np).__name__, cp_model.np.int64 is np.int64)
+    """)
+    assert out == ["False", "True", "True", "False", "4", "OnFirstUse", "True"]
+
+
+def test_numpy_imported_first_is_left_alone() -> None:
+    out = _run("""
+        import numpy
+        import cpsat_pairing
+        from ortools.sat.python import cp_model
+        print(cp_model.np is numpy, cp_model.IntegralTypes[-1] is numpy.uint64, "pandas" in __import__("sys").modules)
+    """)
+    assert out == ["True", "True", "False"]
 
 
 def test_pandas_imported_afterwards_is_the_real_one_and_the_helpers_work() -> None:
@@ -77,8 +108,8 @@ def test_the_loader_on_other_module_bodies(tmp_path: Path, body: str, pandas_loa
     out = _run(f"""
         import sys
         sys.path.insert(0, {str(tmp_path)!r})
-        from cpsat_pairing.solver.startup import PandasFreeFinder
-        sys.meta_path.insert(0, PandasFreeFinder(frozenset({{"uses_pandas"}})))
+        from cpsat_pairing.solver.startup import DeferringFinder
+        sys.meta_path.insert(0, DeferringFinder(frozenset({{"uses_pandas"}})))
         import uses_pandas
         print("pandas" in sys.modules)
         print(uses_pandas.g())
@@ -88,7 +119,7 @@ def test_the_loader_on_other_module_bodies(tmp_path: Path, body: str, pandas_loa
 
 
 def test_the_finder_ignores_other_modules() -> None:
-    finder = PandasFreeFinder()
+    finder = DeferringFinder()
     assert finder.find_spec("json", None) is None
     assert importlib.import_module("json") is sys.modules["json"]
 
@@ -100,8 +131,8 @@ def test_an_error_of_the_module_itself_is_raised_once(tmp_path: Path) -> None:
     out = _run(f"""
         import sys
         sys.path.insert(0, {str(tmp_path)!r})
-        from cpsat_pairing.solver.startup import PandasFreeFinder
-        sys.meta_path.insert(0, PandasFreeFinder(frozenset({{"fails"}})))
+        from cpsat_pairing.solver.startup import DeferringFinder
+        sys.meta_path.insert(0, DeferringFinder(frozenset({{"fails"}})))
         try:
             import fails
         except ValueError as exc:

@@ -13,7 +13,6 @@ from functools import cached_property
 from itertools import chain, compress, islice, repeat
 from typing import TYPE_CHECKING, Protocol
 
-import numpy as np
 from ortools.sat.python import cp_model
 
 from cpsat_pairing.solver.lex import LexSolver
@@ -191,7 +190,10 @@ def window_restrictions(players: Sequence[int], score: dict[int, Fraction], mdps
     (MDPs, floaters) are always kept: there are few of them."""
     # Each player's scoregroup (-1 for an MDP) and place in it, in tables by player
     # number: the test runs over every pair variable at once (hundreds of thousands in
-    # a big bracket), not pair by pair.
+    # a big bracket), not pair by pair.  Numpy is imported here, for big models only
+    # (solver/startup.py keeps it out of a small round's start-up).
+    import numpy as np
+
     size = max(players, default=-1) + 1
     group = np.full(size, -1, dtype=np.int64)
     place = np.zeros(size, dtype=np.int64)

@@ -18,7 +18,7 @@ from ortools.sat.python import cp_model
 
 from cpsat_pairing.dutch.model import PairModel
 from cpsat_pairing.solver.counts import add_class_counts
-from cpsat_pairing.solver.cpsat import InfeasibleError, Uncertified
+from cpsat_pairing.solver.cpsat import STATS, InfeasibleError, Uncertified
 from cpsat_pairing.solver.repair import incumbent_pairs, pairs_away, split_witness
 from cpsat_pairing.solver.search import Literal, first_in_order
 from cpsat_pairing.solver.terms import Tier, TierKind
@@ -62,7 +62,8 @@ def _fix_partners(
         _fix_partners_one_by_one(bm, s1, among, bsn, label)
         return
     try:
-        found = first_in_order(bm.solver, decisions, budget=bm.solver.settings.fixed_search_budget, ahead=ahead)
+        found = _greedy_first(bm, s1, among, bsn) or first_in_order(
+            bm.solver, decisions, budget=bm.solver.settings.fixed_search_budget, ahead=ahead)
     except Uncertified as failure:
         if bm.far is None or not failure.values:
             raise
@@ -95,6 +96,47 @@ def _fix_partners(
             if q in among and q not in s1set and bm.solver.var_value(v):
                 bm.model.add(v == 1)
                 bm.solver.record(Tier(label, f"partner of BSN {bsn[p]}", bsn[q], ORDER, subject=bsn[p]))
+
+
+def _greedy_first(bm: PairModel, s1: list[int], among: frozenset[int], bsn: dict[int, int]) -> bool:
+    """The first transposition without a search, where the greedy one is a solution:
+    S1[1] with the lowest-BSN S2 player he may meet, S1[2] with the lowest left, ...
+
+    The search's decisions ("S1[i] meets q", in order, true first) are the
+    lexicographic maximum over the solutions of the fixed tiers.  The greedy choice is
+    that maximum over a wider set (every choice in which each player meets at most one
+    other), so when it is a solution it is the search's first.  It is tried where it
+    moves no player in or out of the bracket's pairs (the incumbent's pairs below and
+    its floaters then still fit) and the model (not a near model's relaxation, nothing
+    the model cannot state) checks it whole: the proposal evaluator answers, without
+    CP-SAT where it can tell.  Kept, it is the new incumbent; else the search decides."""
+    solver = bm.solver
+    if not solver.settings.greedy_transposition or bm.far is not None or solver.partial or solver.accept is not None:
+        return False
+    s1set = frozenset(s1)
+    values = solver.values
+    proposal = dict(values)
+    before: set[tuple[int, int]] = set()
+    greedy: set[tuple[int, int]] = set()
+    taken: set[int] = set()
+    for p in s1:
+        options = sorted((bsn[q], q, v.index) for q, v in bm.adj[p] if q in among and q not in s1set)
+        mate = next(((q, i) for _, q, i in options if q not in taken), None)
+        for _, q, i in options:
+            if values.get(i):
+                before.add((p, q))
+            proposal[i] = 0
+        if mate is not None:
+            q, i = mate
+            proposal[i] = 1
+            taken.add(q)
+            greedy.add((p, q))
+    if {x for pq in before for x in pq} != {x for pq in greedy for x in pq}:
+        return False
+    if not solver.try_fix_domains([], [], proposal=proposal, search=False):
+        return False
+    STATS["greedy"] += 1
+    return True
 
 
 def _decisions(bm: PairModel, s1: list[int], s2: list[int], among: frozenset[int],

@@ -17,46 +17,55 @@ Domains: a decision variable is a Boolean whose domain is [0, 1] unless `Domains
 fixed it (its mirror is passed in); that is how every bracket model makes them
 (new_bool_var, terms.new_booleans).  A value other than 0 or 1, and every derived
 variable, is checked against the domain read from the proto.
+
+Two evaluations of the same constraints, the same way: in plain Python for a small
+model (`PlainEvaluator`), in numpy for a big one (`ArrayEvaluator`).  Numpy is imported
+only when a model is big enough for it to pay: a small model's evaluation takes a
+millisecond or two either way, and numpy's import costs a fresh process a tenth of a
+second, more than pairing a small round's brackets.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal
-
-import numpy as np
-from ortools.sat.python import cp_model
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from cpsat_pairing.solver.terms import WRITTEN
 
-_NONE = np.zeros(0, dtype=np.int64)  # no enforcement literal
+if TYPE_CHECKING:
+    import numpy as np
+    from ortools.sat.python import cp_model
 
 # A literal constraint's kind (its index in the proto's names): what must hold of its
 # literals once enforced.
-_LITERAL_KINDS = ("bool_or", "bool_and", "at_most_one", "exactly_one")
-_OR, _AND, _AT_MOST_ONE, _EXACTLY_ONE = range(4)
+LITERAL_KINDS = ("bool_or", "bool_and", "at_most_one", "exactly_one")
+OR, AND, AT_MOST_ONE, EXACTLY_ONE = range(4)
+
+
+def in_domain(value: int, domain: tuple[int, ...]) -> bool:
+    """Whether `value` lies in a proto domain (sorted intervals, flattened)."""
+    return any(domain[k] <= value <= domain[k + 1] for k in range(0, len(domain), 2))
 
 
 @dataclass
 class _Linear:
-    enforcement: np.ndarray
-    vars: np.ndarray
-    coefs: np.ndarray
+    enforcement: list[int]
+    vars: list[int]
+    coefs: list[int]
     domain: tuple[int, ...]
-
 
     @property
     def simple(self) -> bool:
-        """Unenforced, one interval, some terms: evaluated in the flattened pass."""
-        return not self.enforcement.size and len(self.domain) == 2 and bool(self.vars.size)
+        """Unenforced, one interval, some terms (the arrays' flattened pass)."""
+        return not self.enforcement and len(self.domain) == 2 and bool(self.vars)
 
 
 @dataclass
 class _Literals:
     kind: int
-    enforcement: np.ndarray
-    literals: np.ndarray
+    enforcement: list[int]
+    literals: list[int]
 
 
 @dataclass
@@ -67,19 +76,20 @@ class _Mirror:
     supported: bool = True
     linear: list[_Linear] = field(default_factory=list)
     literals: list[_Literals] = field(default_factory=list)
-    # The unenforced linear constraints with one interval, flattened for one pass.
-    flat: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
-    flat_count: int = 0
 
 
-def _literal_values(x: np.ndarray, refs: np.ndarray) -> np.ndarray:
-    """Values of literals (a negative reference -i-1 is the negation of variable i)."""
-    positive = refs >= 0
-    return np.where(positive, x[np.where(positive, refs, 0)], 1 - x[np.where(positive, 0, -refs - 1)])
+def _value(x: list[int], ref: int) -> int:
+    """A literal's value (a negative reference -i-1 is the negation of variable i)."""
+    return x[ref] if ref >= 0 else 1 - x[-ref - 1]
 
 
-class Evaluator:
-    """Evaluates complete proposals on one model, reading its new constraints each time."""
+def _all_true(x: list[int], refs: list[int]) -> bool:
+    return all(_value(x, ref) for ref in refs)
+
+
+class PlainEvaluator:
+    """Evaluates complete proposals on one model, reading its new constraints each time
+    (plain Python: evaluate_arrays.ArrayEvaluator's evaluation, constraint by constraint)."""
 
     def __init__(self, model: cp_model.CpModel) -> None:
         self.model = model
@@ -94,33 +104,225 @@ class Evaluator:
             known = written.pop(k, None)
             if known is not None:
                 indices, coefs, lo, hi = known
-                vs = np.array(indices, dtype=np.int64)
-                cs = np.ones(vs.size, dtype=np.int64) if coefs is None else np.array(coefs, dtype=np.int64)
-                if vs.size and vs.min() < 0:
+                vs = list(indices)
+                cs = [1] * len(vs) if coefs is None else list(coefs)
+                if vs and min(vs) < 0:
                     mirror.supported = False
-                mirror.linear.append(_Linear(_NONE, vs, cs, (lo, hi)))
+                mirror.linear.append(_Linear([], vs, cs, (lo, hi)))
                 continue
             c = constraints[k]
-            enforcement = np.array(c.enforcement_literal, dtype=np.int64)
+            enforcement = list(c.enforcement_literal)
             if c.has_linear():
                 lin = c.linear
-                vs = np.array(lin.vars, dtype=np.int64)
-                if vs.size and vs.min() < 0:
+                vs = list(lin.vars)
+                if vs and min(vs) < 0:
                     mirror.supported = False
-                mirror.linear.append(_Linear(enforcement, vs, np.array(lin.coeffs, dtype=np.int64), tuple(lin.domain)))
+                mirror.linear.append(_Linear(enforcement, vs, list(lin.coeffs), tuple(lin.domain)))
             else:
-                kind = next((k for k, name in enumerate(_LITERAL_KINDS) if getattr(c, f"has_{name}")()), None)
+                kind = next((k for k, name in enumerate(LITERAL_KINDS) if getattr(c, f"has_{name}")()), None)
                 if kind is None:
                     mirror.supported = False
                 else:
-                    literals = np.array(getattr(c, _LITERAL_KINDS[kind]).literals, dtype=np.int64)
+                    literals = list(getattr(c, LITERAL_KINDS[kind]).literals)
                     mirror.literals.append(_Literals(kind, enforcement, literals))
         mirror.read = total
         return mirror
 
-    def _flat(self, mirror: _Mirror) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def solution(
+        self, proposal: Mapping[int, int], decided: Iterable[int], fixed: Mapping[int, int]
+    ) -> dict[int, int] | Literal[False] | None:
+        """The model's solution that gives the variables `decided` their values in
+        `proposal` (0 where it has none), with every other variable derived; False if
+        that violates a constraint or a fixed domain (`fixed`: index -> value); None if
+        the evaluator cannot tell (CP-SAT must decide)."""
+        proto = self.model.proto
+        mirror = self._refresh()
+        if not mirror.supported:
+            return None
+        n = len(proto.variables)
+        x = [0] * n
+        known = [False] * n
+        idx = list(decided)
+        for i in idx:
+            x[i], known[i] = proposal.get(i, 0), True
+        for i in idx:
+            if x[i] not in (0, 1) and not in_domain(x[i], tuple(proto.variables[i].domain)):
+                return False
+        for i, v in fixed.items():
+            if known[i] and x[i] != v:
+                return False
+            if not known[i]:
+                x[i], known[i] = v, True
+        if not all(known):
+            derived = self._derive(mirror, x, known)
+            if derived is None:
+                return None
+            for i in derived:
+                if not in_domain(x[i], tuple(proto.variables[i].domain)):
+                    return False
+        if not self._holds(mirror, x):
+            return False
+        return dict(enumerate(x))
+
+    @staticmethod
+    def _derive(mirror: _Mirror, x: list[int], known: list[bool]) -> list[int] | None:
+        """Set the open variables from equalities with one open variable, until none is
+        left (their indices), or None when some cannot be derived."""
+        pending = [
+            c for c in mirror.linear
+            if c.simple and c.domain[0] == c.domain[1] and not all(known[v] for v in c.vars)
+        ]
+        derived: list[int] = []
+        # Literals an unenforced clause forces: a unit bool_or, a bool_and, an
+        # exactly_one whose other literals are known (the modelling layer's constant
+        # true is a variable of its own, in a unit clause).
+        for clause in mirror.literals:
+            if clause.enforcement or not clause.literals or clause.kind == AT_MOST_ONE:
+                continue
+            refs = clause.literals
+            open_ = [not known[ref if ref >= 0 else -ref - 1] for ref in refs]
+            if not any(open_):
+                continue
+            shut = [ref for ref, o in zip(refs, open_) if not o]
+            opened = [ref for ref, o in zip(refs, open_) if o]
+            if clause.kind == AND:
+                forced = opened
+            elif len(opened) == 1:
+                others = sum(_value(x, ref) for ref in shut)
+                if others == 0:
+                    forced = opened
+                elif clause.kind == EXACTLY_ONE and others == 1:
+                    forced = [-ref - 1 for ref in opened]  # the negation: the literal is false
+                else:
+                    continue
+            else:
+                continue
+            for ref in forced:
+                i = ref if ref >= 0 else -ref - 1
+                x[i], known[i] = (1 if ref >= 0 else 0), True
+                derived.append(i)
+        progress = True
+        while pending and progress:
+            progress = False
+            waiting = []
+            for c in pending:
+                unknown = [k for k, v in enumerate(c.vars) if not known[v]]
+                if not unknown:
+                    continue
+                if len(unknown) > 1:
+                    waiting.append(c)
+                    continue
+                k = unknown[0]
+                rest = sum(coef * x[v] for j, (v, coef) in enumerate(zip(c.vars, c.coefs)) if j != k)
+                coef = c.coefs[k]
+                target = c.domain[0] - rest
+                if coef == 0 or target % coef:
+                    return None
+                i = c.vars[k]
+                x[i], known[i] = target // coef, True
+                derived.append(i)
+                progress = True
+            pending = waiting
+        return derived if all(known) else None
+
+    @staticmethod
+    def _holds(mirror: _Mirror, x: list[int]) -> bool:
+        for c in mirror.linear:
+            if c.enforcement and not _all_true(x, c.enforcement):
+                continue
+            if not in_domain(sum(coef * x[v] for v, coef in zip(c.vars, c.coefs)), c.domain):
+                return False
+        for clause in mirror.literals:
+            if clause.enforcement and not _all_true(x, clause.enforcement):
+                continue
+            true = sum(_value(x, ref) for ref in clause.literals)
+            if clause.kind == OR and true == 0:
+                return False
+            if clause.kind == AND and true != len(clause.literals):
+                return False
+            if clause.kind == AT_MOST_ONE and true > 1:
+                return False
+            if clause.kind == EXACTLY_ONE and true != 1:
+                return False
+        return True
+
+
+@dataclass
+class _ArrayLinear:
+    enforcement: np.ndarray
+    vars: np.ndarray
+    coefs: np.ndarray
+    domain: tuple[int, ...]
+
+
+    @property
+    def simple(self) -> bool:
+        """Unenforced, one interval, some terms: evaluated in the flattened pass."""
+        return not self.enforcement.size and len(self.domain) == 2 and bool(self.vars.size)
+
+
+@dataclass
+class _ArrayLiterals:
+    kind: int
+    enforcement: np.ndarray
+    literals: np.ndarray
+
+
+@dataclass
+class _ArrayMirror:
+    """The model's constraints as read so far (a model's constraints only grow)."""
+
+    read: int = 0
+    supported: bool = True
+    linear: list[_ArrayLinear] = field(default_factory=list)
+    literals: list[_ArrayLiterals] = field(default_factory=list)
+    # The unenforced linear constraints with one interval, flattened for one pass.
+    flat: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+    flat_count: int = 0
+
+
+def _literal_values(x: np.ndarray, refs: np.ndarray) -> np.ndarray:
+    """Values of literals (a negative reference -i-1 is the negation of variable i)."""
+    import numpy as np
+
+    positive = refs >= 0
+    return np.where(positive, x[np.where(positive, refs, 0)], 1 - x[np.where(positive, 0, -refs - 1)])
+
+
+class ArrayEvaluator:
+    """Evaluates complete proposals on one model, reading its new constraints each time."""
+
+    def __init__(self, model: cp_model.CpModel) -> None:
+        self.model = model
+        self._reader = PlainEvaluator(model)
+        self._mirror = _ArrayMirror()
+
+    def _refresh(self) -> _ArrayMirror:
+        """The mirror with the constraints added since the last call, as arrays (read
+        as lists by `PlainEvaluator`, whose lists are then let go)."""
+        import numpy as np
+
+        mirror = self._mirror
+        new = self._reader._refresh()
+        mirror.supported = new.supported
+        for c in new.linear:
+            mirror.linear.append(_ArrayLinear(
+                np.array(c.enforcement, dtype=np.int64), np.array(c.vars, dtype=np.int64),
+                np.array(c.coefs, dtype=np.int64), c.domain,
+            ))
+        for clause in new.literals:
+            mirror.literals.append(_ArrayLiterals(
+                clause.kind, np.array(clause.enforcement, dtype=np.int64), np.array(clause.literals, dtype=np.int64),
+            ))
+        new.linear.clear()
+        new.literals.clear()
+        return mirror
+
+    def _flat(self, mirror: _ArrayMirror) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(vars, coefs, segment starts, lows, highs) of the unenforced one-interval
         linear constraints with terms, rebuilt when constraints were added."""
+        import numpy as np
+
         if mirror.flat is None or mirror.flat_count != len(mirror.linear):
             simple = [c for c in mirror.linear if c.simple]
             sizes = np.array([c.vars.size for c in simple], dtype=np.int64)
@@ -140,9 +342,9 @@ class Evaluator:
         `proposal` (0 where it has none), with every other variable derived; False if
         that violates a constraint or a fixed domain (`fixed`: index -> value); None if
         the evaluator cannot tell (CP-SAT must decide)."""
+        import numpy as np
+
         proto = self.model.proto
-        if len(proto.assumptions) or len(proto.objective.domain):
-            return None
         mirror = self._refresh()
         if not mirror.supported:
             return None
@@ -154,7 +356,7 @@ class Evaluator:
         known[idx] = True
         odd = idx[(x[idx] != 0) & (x[idx] != 1)]
         for i in odd.tolist():
-            if not _in_domain(int(x[i]), tuple(proto.variables[i].domain)):
+            if not in_domain(int(x[i]), tuple(proto.variables[i].domain)):
                 return False
         for i, v in fixed.items():
             if known[i] and x[i] != v:
@@ -166,36 +368,38 @@ class Evaluator:
             if derived is None:
                 return None
             for i in derived:
-                if not _in_domain(int(x[i]), tuple(proto.variables[i].domain)):
+                if not in_domain(int(x[i]), tuple(proto.variables[i].domain)):
                     return False
         if not self._holds(mirror, x):
             return False
         return dict(enumerate(x.tolist()))
 
     @staticmethod
-    def _derive(mirror: _Mirror, x: np.ndarray, known: np.ndarray) -> list[int] | None:
+    def _derive(mirror: _ArrayMirror, x: np.ndarray, known: np.ndarray) -> list[int] | None:
         """Set the open variables from equalities with one open variable, until none is
         left (their indices), or None when some cannot be derived."""
+        import numpy as np
+
         pending = [c for c in mirror.linear if c.simple and c.domain[0] == c.domain[1] and not known[c.vars].all()]
         derived: list[int] = []
         # Literals an unenforced clause forces: a unit bool_or, a bool_and, an
         # exactly_one whose other literals are known (the modelling layer's constant
         # true is a variable of its own, in a unit clause).
         for clause in mirror.literals:
-            if clause.enforcement.size or not clause.literals.size or clause.kind == _AT_MOST_ONE:
+            if clause.enforcement.size or not clause.literals.size or clause.kind == AT_MOST_ONE:
                 continue
             refs = clause.literals
             var = np.where(refs >= 0, refs, -refs - 1)
             open_ = ~known[var]
             if not open_.any():
                 continue
-            if clause.kind == _AND:
+            if clause.kind == AND:
                 forced = refs[open_]
             elif int(open_.sum()) == 1:
                 others = int(_literal_values(x, refs[~open_]).sum()) if (~open_).any() else 0
                 if others == 0:
                     forced = refs[open_]
-                elif clause.kind == _EXACTLY_ONE and others == 1:
+                elif clause.kind == EXACTLY_ONE and others == 1:
                     forced = -refs[open_] - 1  # the negation: the literal is false
                 else:
                     continue
@@ -230,7 +434,9 @@ class Evaluator:
             pending = waiting
         return derived if known.all() else None
 
-    def _holds(self, mirror: _Mirror, x: np.ndarray) -> bool:
+    def _holds(self, mirror: _ArrayMirror, x: np.ndarray) -> bool:
+        import numpy as np
+
         vs, cs, starts, lo, hi = self._flat(mirror)
         if starts.size:
             sums = np.add.reduceat(cs * x[vs], starts)
@@ -241,23 +447,50 @@ class Evaluator:
                 continue
             if c.enforcement.size and not _literal_values(x, c.enforcement).all():
                 continue
-            if not _in_domain(int(np.dot(c.coefs, x[c.vars])) if c.vars.size else 0, c.domain):
+            if not in_domain(int(np.dot(c.coefs, x[c.vars])) if c.vars.size else 0, c.domain):
                 return False
         for clause in mirror.literals:
             if clause.enforcement.size and not _literal_values(x, clause.enforcement).all():
                 continue
             true = int(_literal_values(x, clause.literals).sum()) if clause.literals.size else 0
-            if clause.kind == _OR and true == 0:
+            if clause.kind == OR and true == 0:
                 return False
-            if clause.kind == _AND and true != clause.literals.size:
+            if clause.kind == AND and true != clause.literals.size:
                 return False
-            if clause.kind == _AT_MOST_ONE and true > 1:
+            if clause.kind == AT_MOST_ONE and true > 1:
                 return False
-            if clause.kind == _EXACTLY_ONE and true != 1:
+            if clause.kind == EXACTLY_ONE and true != 1:
                 return False
         return True
 
 
-def _in_domain(value: int, domain: tuple[int, ...]) -> bool:
-    """Whether `value` lies in a proto domain (sorted intervals, flattened)."""
-    return any(domain[k] <= value <= domain[k + 1] for k in range(0, len(domain), 2))
+class _Evaluation(Protocol):
+    def solution(
+        self, proposal: Mapping[int, int], decided: Iterable[int], fixed: Mapping[int, int]
+    ) -> dict[int, int] | Literal[False] | None: ...
+
+
+class Evaluator:
+    """Evaluates complete proposals on one model; the first call chooses plain Python
+    (up to `plain_max` variables) or numpy, kept for the model's later calls (each
+    reads the model's constraints once, as they are added)."""
+
+    def __init__(self, model: cp_model.CpModel, plain_max: int) -> None:
+        self.model = model
+        self.plain_max = plain_max
+        self.chosen: _Evaluation | None = None
+
+    def solution(
+        self, proposal: Mapping[int, int], decided: Iterable[int], fixed: Mapping[int, int]
+    ) -> dict[int, int] | Literal[False] | None:
+        """The model's solution that is `proposal` (see evaluate_arrays.py), False if
+        it is none, None if the evaluator cannot tell."""
+        proto = self.model.proto
+        if len(proto.assumptions) or len(proto.objective.domain):
+            return None
+        if self.chosen is None:
+            if len(proto.variables) <= self.plain_max:
+                self.chosen = PlainEvaluator(self.model)
+            else:
+                self.chosen = ArrayEvaluator(self.model)  # numpy, only now
+        return self.chosen.solution(proposal, decided, fixed)

@@ -87,7 +87,7 @@ class LexSolver(PartialModel):
         # A model fixed to a given pairing (scoring it): a tier whose Booleans are all
         # fixed for good by their domains has one value, read off them without a solve.
         self.read_fixed_tiers = False
-        self.evaluator = Evaluator(model)
+        self.evaluator = Evaluator(model, settings.plain_evaluation_max)
         self._hint_index: list[int] = []
         self.start_partial()
 

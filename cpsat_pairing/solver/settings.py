@@ -77,6 +77,14 @@ class SolverSettings:
     propagation_per_variable: float = 2e-6
     propagation_floor: float = 0.03
     fixed_search_budget: float = 20.0
+    # The transposition's first candidate is tried as the greedy choice (S1 players in
+    # turn with the lowest S2 player left), checked whole, before the fixed search:
+    # where the greedy choice is a solution it is the search's answer (dutch/order.py).
+    greedy_transposition: bool = True
+    # A complete proposal is checked without CP-SAT (solver/evaluate.py) in plain Python
+    # on a model of at most this many variables, in numpy on a bigger one: numpy's
+    # import costs a fresh process more than a small round's evaluations.
+    plain_evaluation_max: int = 20_000
     # The bracket models tried, most relaxed first (dutch/e2026/procedure.py); the last
     # must be "exact".
     models: tuple[str, ...] = ("aggregate", "lazy", "exact")

@@ -27,8 +27,17 @@ def _levels(values: set[Fraction]) -> list[Fraction]:
 
 @criterion("C6")
 def fewest_downfloaters(bm: BracketModel) -> list[Term]:
-    """[C6] minimise the number of downfloaters (maximise pairs in the bracket)."""
-    return [bm.term("C6", "downfloaters", ((1, bm.df[p]) for p in bm.bracket))]
+    """[C6] minimise the number of downfloaters (maximise pairs in the bracket).
+
+    The players paired inside the bracket come two by two, so an odd bracket has at
+    least one downfloater: an incumbent that floats one player of an odd bracket (none
+    of an even one) is optimal without a solve.  Not on a near model, whose far pairs
+    are counts (dutch/near.py)."""
+    term = bm.term("C6", "downfloaters", ((1, bm.df[p]) for p in bm.bracket))
+    if bm.far is None:
+        odd = len(bm.bracket) % 2
+        term.least = lambda _: odd
+    return [term]
 
 
 @criterion("C7")
