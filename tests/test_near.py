@@ -254,3 +254,56 @@ def test_a_model_after_an_uncertified_near_model_starts_from_its_certified_tiers
     assert _replay(FORCED, SAMPLE[:1]) > 3
     assert STATS["uncertified"] > before
     assert resumed and all(fixed == tiers > 0 for fixed, tiers in resumed)
+
+
+@pytest.mark.parametrize("carried", ["optimum", "start"])
+def test_a_near_model_made_again_tries_the_relaxation_s_pairs_first(monkeypatch, carried: str) -> None:
+    """A near model made again after its relaxation did better by far pairs keeps that
+    solution's pairs first (LexSolver.realise): where they reach the tier's proven
+    optimum the tier is settled so; where they miss it (here: the pairs of the solution
+    the first model had when the tier began, which the players it leaves unpaired may
+    still improve on) they settle nothing.  Both ways the pairing is the reference
+    engine's.  (The carried solution is one of a first pass, standing for the
+    relaxation's: carrying it is what an extension does.)"""
+    made = _near_models(monkeypatch)
+    first: dict[tuple, tuple] = {}  # bracket -> (tier key, the solution carried, the tier's optimum)
+    current: list[tuple] = []
+    original_tier = LexSolver._near_tier
+    original_solve = LexSolver.solve
+
+    def near_tier(self, chunk, lower, bounded, top):
+        if current and current[0] not in first:
+            bm = next(m for m in made if m.solver is self)
+            first[current[0]] = (self._optimum_key(chunk), bm.portable(self.values), None)
+        return original_tier(self, chunk, lower, bounded, top)
+
+    def solve(self, objective=None, chunk=(), unpack=False):
+        original_solve(self, objective, chunk, unpack)
+        if chunk and current and current[0] in first and first[current[0]][2] is None:
+            key, start, _ = first[current[0]]
+            if key == self._optimum_key(chunk):
+                bm = next(m for m in made if m.solver is self)
+                kept = bm.portable(self.values) if carried == "optimum" else start
+                first[current[0]] = (key, kept, sum(w * self.value(t) for t, w in chunk))
+
+    original = procedure.Procedure2026.solve
+    carry: dict[tuple, tuple] = {}
+
+    def bracket_solve(rc, bracket, kind, on_tier, extra=(), proved=None):
+        current[:] = [(rc.state.round, tuple(bracket.players))]
+        if kind == "near" and current[0] in carry:
+            key, kept, optimum = carry[current[0]]
+            proved = Uncertified("a first pass's solution, in this test")
+            proved.key, proved.relaxed, proved.optima = key, kept, {key: optimum}
+        return original(rc, bracket, kind, on_tier, extra, proved)
+
+    monkeypatch.setattr(LexSolver, "_near_tier", near_tier)
+    monkeypatch.setattr(LexSolver, "solve", solve)
+    monkeypatch.setattr(procedure.Procedure2026, "solve", staticmethod(bracket_solve))
+    assert _replay(FORCED, SAMPLE[:1]) > 3
+    carry.update({k: v for k, v in first.items() if v[2] is not None})
+    assert carry
+    before = STATS["realised"]
+    assert _replay(FORCED, SAMPLE[:1]) > 3
+    if carried == "optimum":
+        assert STATS["realised"] > before

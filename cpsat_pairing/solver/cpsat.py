@@ -29,7 +29,7 @@ from cpsat_pairing.solver.settings import SolverSettings
 STATS: dict[str, float] = {
     "solves": 0, "solve_seconds": 0.0, "build_seconds": 0.0, "bounded": 0, "repaired": 0, "witnessed": 0,
     "fallbacks": 0, "evaluated": 0, "near": 0, "uncertified": 0, "extended": 0, "propagated": 0,
-    "light": 0, "greedy": 0,
+    "light": 0, "greedy": 0, "realised": 0,
 }
 
 
@@ -54,6 +54,11 @@ class Uncertified(RuntimeError):
         self.optima: dict[Any, int] = {}
         self.tiers: list[tuple[str, int]] = []
         self.incumbent: dict[tuple[str, int, int], int] = {}
+        # The tier whose relaxation did better by far pairs (LexSolver's optimum key), and
+        # that solution's pairs named as `portable` names them: a near model made again
+        # with those far pairs tries that pairing first (PartialModel.realise).
+        self.key: Any = None
+        self.relaxed: dict[tuple[str, int, int], int] = {}
 
 
 class Model(cp_model.CpModel):

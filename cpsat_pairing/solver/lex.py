@@ -485,8 +485,12 @@ class LexSolver(PartialModel):
         if self.neighbourhood is None:
             return False
         keep = self.neighbourhood(chunk)
-        if not keep:
-            return False
+        return bool(keep) and self._run_keeping(keep, lower)
+
+    def _run_keeping(self, keep: Sequence[int], lower: int) -> bool:
+        """A solve with the Booleans `keep` fixed to 1, within the restricted budget: a
+        small model whose solutions are the full model's.  Keeps its solution and
+        returns True if it reaches `lower`."""
         with self.domains.fixing([(i, 1) for i in keep]):
             solver, status = self.run(lambda: self.call(budget=self.settings.restricted_budget))
         if not has_solution(status):

@@ -44,6 +44,7 @@ class PartialModel:
         def _feasible(self) -> tuple[cp_model.CpSolver, Status]: ...
         def _propagation(self, level: int | None = None) -> tuple[cp_model.CpSolver, Status]: ...
         def _keep(self, solver: cp_model.CpSolver) -> None: ...
+        def _run_keeping(self, keep: Sequence[int], lower: int) -> bool: ...
         def _first_then(self, first: Callable[[], tuple[cp_model.CpSolver, Status]],
                         then: Callable[[], tuple[cp_model.CpSolver, Status]], counter: str,
                         keep: bool = True) -> tuple[cp_model.CpSolver, Status]: ...
@@ -60,6 +61,10 @@ class PartialModel:
         # starts from them instead of solving its relaxation again.
         self.known_optima: dict[OptimumKey, int] = {}
         self.propagate_first = False
+        # The pairs (by index) of a relaxation's solution that did better by far pairs
+        # in a near model of this bracket with fewer pairs, and the tier it was for
+        # (`realise`).
+        self.realisation: tuple[OptimumKey, list[int]] | None = None
 
     def use_relaxation(self, relax: int, far: Sequence[int], propagate_first: bool = False) -> None:
         """The model holds part of the pairs (dutch/near.py): the others are counted by
@@ -79,6 +84,15 @@ class PartialModel:
         self.relax = relax
         self.far = list(far)
         self.domains.fix([(relax, 0)])
+
+    def realise(self, key: OptimumKey, pairs: list[int]) -> None:
+        """Try these pairs first on the tier `key`: the near pairs of a relaxation's
+        solution that reached its optimum by far pairs, in a model made again with the
+        far pairs it may stand for.  With them kept, the rest is the few players that
+        solution paired by far pairs: a small search finds how the new pairs join them,
+        where the search of the whole near model, hinted with a solution that misses
+        the bound, runs out of its budget (`_near_tier`)."""
+        self.realisation = (key, pairs)
 
     @property
     def partial(self) -> bool:
@@ -163,7 +177,7 @@ class PartialModel:
                 tried = None
             else:
                 self._objective_domain(tried, top)
-                if self._certified_run(tried, proven=True):
+                if self._realised(key, tried) or self._certified_run(tried, proven=True):
                     return None
                 self._objective_domain(lower, top)
         relaxed = self._relaxed_bound(chunk, lower)
@@ -180,8 +194,22 @@ class PartialModel:
             # The relaxation's optimum is reached only by far pairs so far: a near model
             # with them may reach it, and this one cannot prove what it would need to
             # (that nothing does) in any fair time.
-            raise Uncertified("the relaxation does better by far pairs", values=far_optimum)
+            failure = Uncertified("the relaxation does better by far pairs", values=far_optimum)
+            failure.key = key
+            raise failure
         return lower
+
+    def _realised(self, key: OptimumKey, target: int) -> bool:
+        """The pairs of `realisation` kept, if it is for this tier: True if a solution
+        then reaches `target`, a proven lower bound (it is kept as the incumbent)."""
+        if self.realisation is None or self.realisation[0] != key:
+            return False
+        pairs = self.realisation[1]
+        self.realisation = None
+        if self._run_keeping(pairs, target):
+            STATS["realised"] += 1
+            return True
+        return False
 
     def _objective_domain(self, lower: int, top: int) -> None:
         """The objective's values limited to [lower, top] (none if empty: no limit)."""

@@ -217,13 +217,19 @@ class Procedure2026:
         bm.solver.on_tier = on_tier
         if proved is not None:
             bm.solver.known_optima.update(proved.optima)
+            if proved.key is not None:
+                x = bm.x
+                bm.solver.realise(proved.key, [x[p, q].index for (kind, p, q), v in proved.relaxed.items()
+                                               if kind == "x" and v and (p, q) in x])
         try:
             return _solved(rc, bm, proved)
         except Uncertified as failure:
             if bm.far is None:
                 raise
             if not failure.pairs and failure.values:
-                failure = Uncertified(str(failure), bm.far.wanted(bm, failure.values))
+                named = Uncertified(str(failure), bm.far.wanted(bm, failure.values))
+                named.key, named.relaxed = failure.key, bm.portable(failure.values)
+                failure = named
             _proved(bm, failure)
             raise failure from None
 
