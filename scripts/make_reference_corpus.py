@@ -3,6 +3,7 @@
 
     scripts/make_reference_corpus.py JAR OUT_DIR --count K [--first N] [--jobs J]
                                      [--java JAVA] [--pair-option OPT]... [--timeout S]
+                                     [--verify check|pair]
 
 JAR is a reference engine with the TRF(x) command line the 2013 corpus was made with
 (JaVaFo 1.4: `-g -o FILE` draws a random tournament, its sizes and rounds its own;
@@ -13,6 +14,13 @@ points field recounted), `0000 - -` (or `0000 - =`, a half-point bye) for the pl
 left out of round R, `XXR` the number of rounds played and `XXC` the initial colour
 round 1 shows.  Reproduced means the same pairs, the same colours and the same
 pairing-allocated bye.
+
+Two ways to verify, the same test: `--verify check` (the default) runs the engine's
+checker once per tournament (`FILE -c`: it re-pairs every round from the file's own
+history in one JVM and prints `NAME: Round #k` per round, followed by the pairs it
+would have made otherwise, or by which players had inverted colours, when it disagrees);
+`--verify pair` runs the pair mode once per round on the prepared history (one JVM per
+round, some twenty times slower).
 
 Kept files are written to OUT_DIR as `jNNNNNN.trf` (N from --first on, the layout of
 `corpus/dutch-2013/dev`), with `manifest.csv` (file, players, rounds, verified) and
@@ -167,8 +175,40 @@ def parse(text: str) -> tuple[list[str], dict[int, list[Block | None]]]:
     return lines, {int(line[4:8]): blocks(line) for line in lines if line.startswith("001")}
 
 
-def verify(jar: str, java: list[str], text: str, work: Path) -> tuple[int, str]:
-    """(rounds reproduced, "" or the first round that was not and how)."""
+def verify_check(jar: str, java: list[str], text: str, work: Path) -> tuple[int, str]:
+    """(rounds reproduced, "" or the first round that was not and how), by the engine's
+    checker: a round is reproduced when its `NAME: Round #k` line is followed by
+    nothing but blank lines."""
+    _, players = parse(text)
+    total = rounds_played(players)
+    src = work / "check.trf"
+    src.write_text(text, encoding="latin-1")
+    proc = subprocess.run([*java, "-jar", jar, str(src), "-c"], capture_output=True, text=True, timeout=600)
+    head = f"{src.stem}: Round #"
+    seen: list[int] = []
+    remarks: dict[int, list[str]] = {}
+    for line in proc.stdout.splitlines():
+        if line.startswith(head) and line[len(head):].strip().isdigit():
+            seen.append(int(line[len(head):]))
+            remarks[seen[-1]] = []
+        elif line.strip():
+            remarks.setdefault(seen[-1] if seen else 0, []).append(line.strip())
+    if remarks.get(0) or proc.returncode != 0:
+        return 0, f"checker exit {proc.returncode}: {' '.join(remarks.get(0, []))[:80]} {proc.stderr.strip()[:80]}"
+    for rnd in range(1, total + 1):
+        want = expected(players, rnd)
+        if not want[0] and want[1] is None:
+            continue  # nobody played this round
+        if rnd not in remarks:
+            return rnd - 1, f"round {rnd}: not checked"
+        if remarks[rnd]:
+            return rnd - 1, f"round {rnd}: " + " | ".join(remarks[rnd])[:160]
+    return total, ""
+
+
+def verify_pair(jar: str, java: list[str], text: str, work: Path) -> tuple[int, str]:
+    """(rounds reproduced, "" or the first round that was not and how), by one pair-mode
+    run per round."""
     lines, players = parse(text)
     total = rounds_played(players)
     colour = initial_colour(players)
@@ -185,12 +225,13 @@ def verify(jar: str, java: list[str], text: str, work: Path) -> tuple[int, str]:
     return total, ""
 
 
-Task = tuple[str, str, list[str], int, float]  # jar, java, options of pair mode, index, timeout
+VERIFY = {"check": verify_check, "pair": verify_pair}
+Task = tuple[str, str, list[str], int, float, str]  # jar, java, JVM options, index, timeout, verify
 
 
 def make_one(task: Task) -> tuple[int, str, int, int, str]:
     """Draw one tournament and verify it: (index, text, players, rounds, why dropped)."""
-    jar, java, pair_options, index, timeout = task
+    jar, java, pair_options, index, timeout, how = task
     with tempfile.TemporaryDirectory(prefix="refcorpus-") as tmp:
         work = Path(tmp)
         gen = work / "gen.trf"
@@ -203,7 +244,7 @@ def make_one(task: Task) -> tuple[int, str, int, int, str]:
             return index, "", 0, 0, "the generator wrote nothing"
         text = gen.read_text(encoding="latin-1")
         _, players = parse(text)
-        done, why = verify(jar, [java, *JAVA_OPTIONS, *pair_options], text, work)
+        done, why = VERIFY[how](jar, [java, *JAVA_OPTIONS, *pair_options], text, work)
         return index, text, len(players), rounds_played(players), why
 
 
@@ -225,10 +266,12 @@ def main() -> int:
     ap.add_argument("--jobs", "-j", type=int, default=1)
     ap.add_argument("--java", default="java")
     ap.add_argument("--pair-option", action="append", default=[], metavar="OPTION",
-                    help="a JVM option for the pair-mode runs (repeatable), e.g. -XX:TieredStopAtLevel=1 "
+                    help="a JVM option for the verifying runs (repeatable), e.g. -XX:TieredStopAtLevel=1 "
                          "or -XX:SharedArchiveFile=FILE: each is a short process")
     ap.add_argument("--timeout", type=float, default=120.0,
                     help="seconds the generator may take for one tournament (slower ones are dropped and counted)")
+    ap.add_argument("--verify", choices=sorted(VERIFY), default="check",
+                    help="check: the engine's checker, one JVM per tournament; pair: its pair mode, one per round")
     a = ap.parse_args()
     a.out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
@@ -239,7 +282,7 @@ def main() -> int:
         if new:
             manifest.writerow(["file", "players", "rounds"])
             drops.writerow(["draw", "players", "rounds", "why"])
-        tasks = [(a.jar, a.java, a.pair_option, a.first + i, a.timeout) for i in range(a.count)]
+        tasks = [(a.jar, a.java, a.pair_option, a.first + i, a.timeout, a.verify) for i in range(a.count)]
         for index, text, n, r, why in run(tasks, a.jobs):
             if why:
                 dropped += 1
