@@ -18,7 +18,7 @@ from ortools.sat.python import cp_model
 
 from cpsat_pairing.dutch.model import PairModel
 from cpsat_pairing.solver.counts import add_class_counts
-from cpsat_pairing.solver.cpsat import STATS, InfeasibleError, Uncertified
+from cpsat_pairing.solver.cpsat import InfeasibleError, Uncertified
 from cpsat_pairing.solver.repair import incumbent_pairs, pairs_away, split_witness
 from cpsat_pairing.solver.search import Literal, first_in_order
 from cpsat_pairing.solver.terms import Tier, TierKind
@@ -133,10 +133,7 @@ def _greedy_first(bm: PairModel, s1: list[int], among: frozenset[int], bsn: dict
             greedy.add((p, q))
     if {x for pq in before for x in pq} != {x for pq in greedy for x in pq}:
         return False
-    if not solver.try_fix_domains([], [], proposal=proposal, search=False):
-        return False
-    STATS["greedy"] += 1
-    return True
+    return solver.try_fix_domains([], [], proposal=proposal, search=False, counter="greedy")
 
 
 def _decisions(bm: PairModel, s1: list[int], s2: list[int], among: frozenset[int],

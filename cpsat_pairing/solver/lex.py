@@ -367,7 +367,7 @@ class LexSolver(PartialModel):
 
     def try_fix_domains(
         self, values: Sequence[tuple[int, int]], tiers: Sequence[Tier], proposal: dict[int, int] | None = None,
-        search: bool = True,
+        search: bool = True, counter: str = "witnessed",
     ) -> bool:
         """`try_fix` for Booleans (index, value) fixed by their domains: a candidate that
         is a set of forced values needs no new variable or constraint, and whatever the
@@ -375,7 +375,9 @@ class LexSolver(PartialModel):
 
         `proposal`, a solution believed to fit (repair.py), is checked first: if the
         model accepts it, no search is needed.  Without `search`, a rejected proposal
-        is the answer False (nothing fixed: the question is still open)."""
+        is the answer False (nothing fixed: the question is still open).  An accepted
+        proposal counts in STATS under `counter`, so each source of proposals is
+        measured apart."""
         self.model.clear_objective()
         with self.domains.fixing(values) as saved:
             answer = self._checked(proposal) if proposal is not None else None
@@ -387,7 +389,7 @@ class LexSolver(PartialModel):
                     return False
                 answer = solution(solver)
             else:
-                STATS["witnessed"] += 1
+                STATS[counter] += 1
             saved.clear()  # keep them fixed
         self._values = answer
         self.trace.extend(tiers)
