@@ -239,6 +239,18 @@ def test_the_2013_text_in_its_own_terms() -> None:
     assert text[-1].endswith("E.2, stronger preference granted.")
 
 
+def test_the_2013_counters_are_the_text_s_not_the_pairing_s() -> None:
+    """2013 (j000034 round 7): the bracket of 2.5 holds six residents and two MDPs, so
+    C.2 sets P0 = 8 // 2 = 4 (A.6.b); the pairing makes three pairs, and the sentence
+    says so apart from P0 (C.10 relaxed P by one), not P0 = 3."""
+    t = as_replayed(read_trf(FIXTURES / "corpus" / "dutch-2013" / "dev" / "j000034.trf"))
+    p = pair(t, 7, "dutch-2013")
+    bracket = next(b for b in p.brackets if any(15 in pq for pq in b.pairs))
+    assert (len(bracket.residents), len(bracket.mdps), len(bracket.pairs)) == (6, 2, 3)
+    text = sentences(story(t, 7, 15, "dutch-2013", pairing=p, candidates=False), Names(t))
+    assert any("(P0 = 4, M0 = 2, X1 = 0; paired with P = 3)." in line for line in text)
+
+
 def test_acceleration_is_told() -> None:
     from cpsat_pairing.apps.generate import GenConfig, generate
 

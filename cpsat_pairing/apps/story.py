@@ -22,6 +22,7 @@ from fractions import Fraction
 from cpsat_pairing.apps.compare import Difference
 from cpsat_pairing.apps.explain import (
     BracketExplanation,
+    LegacyCounts,
     RoundExplanation,
     WhyNotStatus,
     explain,
@@ -68,10 +69,11 @@ class Passage:
     as_mdp: bool
     paired: bool  # False: he was left unpaired and moved down (or got the PAB)
     mdps: int = 0  # M0: the MDPs that entered the bracket
-    pairs: int = 0  # the pairs made in it (2013: P0 when it is the maximum)
+    pairs: int = 0  # the pairs made in it
     players: int = 0  # residents and MDPs
     floating: int = 0  # the players it leaves unpaired (they move down, or one takes the PAB)
     tiers: tuple[Tier, ...] = ()  # its non-zero tiers
+    legacy: LegacyCounts | None = None  # 2013: P0, X1, Z1 as C.2 computes them before pairing
 
 
 @dataclass
@@ -152,7 +154,7 @@ def _story(t: Tournament, rnd: int, pid: int, ed: Edition, p: Pairing, st: Round
         paired = any(pid in pq for pq in br.pairs)
         size = len(br.residents) + len(br.mdps)
         out.passages.append(Passage(br.score, as_mdp, paired, len(br.mdps), len(br.pairs), size,
-                                    size - 2 * len(br.pairs), tuple(br.tiers)))
+                                    size - 2 * len(br.pairs), tuple(br.tiers), br.legacy))
         if paired:
             paired_in = br
             out.role = Role.MDP if as_mdp else Role.RESIDENT

@@ -83,14 +83,24 @@ def _why_left(passage: Any) -> str:
 
 
 def _terms_2013(s: PlayerStory, passage: Any) -> str:
-    """The 2013 text's own counters for the bracket (C.2: P0, M0, X1, Z1)."""
-    if s.edition.procedure != "e2013":
+    """The 2013 text's own counters for the bracket as C.2 sets them before pairing it
+    (P0, M0, X1, Z1), then what the pairing made of P and X (Z) where C.10 had to move
+    them: the reader sees which requirement was relaxed and by how much."""
+    legacy = passage.legacy
+    if s.edition.procedure != "e2013" or legacy is None:
         return ""
     value = {t.criterion: t.value for t in passage.tiers}
-    parts = [f"P0 = {passage.pairs}", f"M0 = {passage.mdps}", f"X1 = {value.get('X', 0)}"]
-    if s.round % 2 == 0:
-        parts.append(f"Z1 = {value.get('Z', 0)}")
-    return " (" + ", ".join(parts) + ")"
+    parts = [f"P0 = {legacy.p0}", f"M0 = {passage.mdps}", f"X1 = {legacy.x1}"]
+    if legacy.z1 is not None:
+        parts.append(f"Z1 = {legacy.z1}")
+    made = []
+    if passage.pairs != legacy.p0:
+        made.append(f"P = {passage.pairs}")
+    if value.get("X", 0) != legacy.x1:
+        made.append(f"X = {value.get('X', 0)}")
+    if legacy.z1 is not None and value.get("Z", 0) != legacy.z1:
+        made.append(f"Z = {value.get('Z', 0)}")
+    return " (" + ", ".join(parts) + ("; paired with " + ", ".join(made) if made else "") + ")"
 
 
 def _value(x: Any) -> str:
