@@ -13,9 +13,9 @@ pairing in the rules' terms.  Every error is a `PairingError`; input errors are 
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from cpsat_pairing.lazy import lazy_getattr
 from cpsat_pairing.solver import startup
 from cpsat_pairing.version import __version__
 
@@ -67,12 +67,7 @@ if TYPE_CHECKING:
     from cpsat_pairing.solver.terms import Tier, TierKind
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module 'cpsat_pairing' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"cpsat_pairing.{_WHERE[name]}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr(__name__, _WHERE, globals())
 
 
 def __dir__() -> list[str]:

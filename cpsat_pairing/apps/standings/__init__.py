@@ -12,8 +12,9 @@ held to any list loads only `record` (its rounds and the text in force).
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from cpsat_pairing.lazy import lazy_getattr
 
 if TYPE_CHECKING:
     from cpsat_pairing.apps.standings.compute import DEFAULT_TIEBREAKS, Row, Standings, standings
@@ -26,9 +27,4 @@ _WHERE = {"DEFAULT_TIEBREAKS": "compute", "Row": "compute", "Standings": "comput
 __all__ = ["DEFAULT_TIEBREAKS", "Part", "Row", "Rules", "Standings", "Value", "standings"]
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr(__name__, _WHERE, globals())
