@@ -3,6 +3,7 @@ nothing until a name is used."""
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 from pathlib import Path
@@ -40,3 +41,41 @@ def test_pairing_a_round_past_the_next_one_is_an_input_error(rnd: int) -> None:
     with pytest.raises(cp.RoundNotPairable, match="next round that can be paired is 7") as info:
         cp.pair(t, rnd)
     assert isinstance(info.value, ValueError) and info.value.exit_code == 3 and info.value.next_round == 7
+
+
+def _everyone_absent_in_round_1() -> cp.Tournament:
+    """A fixture's players with round 1 held and every one of them absent (all late
+    entries), nothing after it."""
+    t = cp.read_trf(Path(__file__).parent / "fixtures" / "doors" / "t000002_r1-6.trf")
+    absent = (cp.RoundEntry(None, None, "Z"),)
+    return dataclasses.replace(t, players=tuple(dataclasses.replace(p, rounds=absent) for p in t.players))
+
+
+def test_a_round_every_player_missed_is_held() -> None:
+    """A round in which every player has a block and nobody a game (all absent) was held:
+    the next round can be paired, the one after it cannot, and round 1 can still be
+    paired again (its blocks read as the absences entered for it)."""
+    t = _everyone_absent_in_round_1()
+    assert t.rounds_played == 0 and t.next_pairable_round == 2
+    assert len(cp.pair(t, 2).as_pairs()) == len(t.players) // 2
+    with pytest.raises(cp.RoundNotPairable, match="next round that can be paired is 2"):
+        cp.pair(t, 3)
+
+
+def test_absences_entered_for_the_next_round_keep_it_the_next() -> None:
+    """Only some players have blocks in round 7: they are the absences entered for it,
+    so round 8 still cannot be paired."""
+    t = cp.read_trf(Path(__file__).parent / "fixtures" / "doors" / "t000002_r1-6.trf")
+    absent = dataclasses.replace(t.players[0], rounds=(*t.players[0].rounds, cp.RoundEntry(None, None, "Z")))
+    t = dataclasses.replace(t, players=(absent, *t.players[1:]))
+    assert t.next_pairable_round == 7
+    with pytest.raises(cp.RoundNotPairable, match="next round that can be paired is 7"):
+        cp.pair(t, 8)
+
+
+def test_the_stress_generator_pairs_after_a_round_everyone_missed() -> None:
+    """Stress seed 1042 has three players, all late for round 1: its round 2 is paired."""
+    from cpsat_pairing.apps.generate import GenConfig, play
+
+    t = play(1042, dataclasses.replace(GenConfig(), profile="stress")).tournament
+    assert t.rounds_played >= 2

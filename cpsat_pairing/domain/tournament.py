@@ -250,6 +250,18 @@ class Tournament:
         return last
 
     @property
+    def next_pairable_round(self) -> int:
+        """The last round that can be paired now: the one after the last paired, or after
+        a run of rounds that every player's record shows as held without a game (each
+        has a block in it, none an opponent or the PAB: everyone was absent, e.g. all
+        late entries).  A round where only some players have blocks is still the round
+        to pair: those are the absences entered for it."""
+        nxt = self.rounds_played + 1
+        while self.players and all(len(p.rounds) >= nxt and p.rounds[nxt - 1] is not None for p in self.players):
+            nxt += 1
+        return nxt
+
+    @property
     def team_system(self) -> str | None:
         """The team system the file names, when it is a team tournament: its `192` code
         (FIDE_TEAM_*) or a `092` text naming a team system, else "310 team records" or

@@ -37,8 +37,8 @@ def pair(
     """
     if rnd is None:
         rnd = t.rounds_played + 1
-    elif not 1 <= rnd <= t.rounds_played + 1:
-        raise RoundNotPairable(rnd, t.rounds_played + 1, t.source or "<string>")
+    elif not 1 <= rnd <= t.next_pairable_round:
+        raise RoundNotPairable(rnd, t.next_pairable_round, t.source or "<string>")
     refuse_contradicted(t, rnd)
     if t.rank_mode:
         by_pos, ids = by_position(t)
