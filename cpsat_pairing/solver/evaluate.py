@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from cpsat_pairing.solver.terms import WRITTEN
 
@@ -41,6 +41,15 @@ if TYPE_CHECKING:
 # literals once enforced.
 LITERAL_KINDS = ("bool_or", "bool_and", "at_most_one", "exactly_one")
 OR, AND, AT_MOST_ONE, EXACTLY_ONE = range(4)
+
+
+def _force(x: Any, known: Any, derived: list[int], refs: Iterable[int]) -> None:
+    """Set each literal of `refs` true (a variable's index, or -index - 1 for its
+    negation) in `x`, mark it known and record it: both evaluators' unit step."""
+    for ref in refs:
+        i = ref if ref >= 0 else -ref - 1
+        x[i], known[i] = (1 if ref >= 0 else 0), True
+        derived.append(i)
 
 
 def in_domain(value: int, domain: tuple[int, ...]) -> bool:
@@ -197,10 +206,7 @@ class PlainEvaluator:
                     continue
             else:
                 continue
-            for ref in forced:
-                i = ref if ref >= 0 else -ref - 1
-                x[i], known[i] = (1 if ref >= 0 else 0), True
-                derived.append(i)
+            _force(x, known, derived, forced)
         progress = True
         while pending and progress:
             progress = False
@@ -402,10 +408,7 @@ class ArrayEvaluator:
                     continue
             else:
                 continue
-            for ref in forced.tolist():
-                i = ref if ref >= 0 else -ref - 1
-                x[i], known[i] = (1 if ref >= 0 else 0), True
-                derived.append(i)
+            _force(x, known, derived, forced.tolist())
         progress = True
         while pending and progress:
             progress = False
