@@ -80,6 +80,28 @@ def test_no_preference_after_round_1_even_tpn_takes_the_initial_colour() -> None
     assert (later_editions.white, later_editions.black) == (45, 13)
 
 
+@pytest.mark.parametrize(("stem", "rnd", "white", "black"), [("j100816", 9, 5, 4), ("j103124", 10, 2, 8)])
+def test_e2_has_no_wider_colour_difference(stem: str, rnd: int, white: int, black: int) -> None:
+    """Two topscorers with the same absolute preference in the last round.  j100816: 4
+    (CD +1) and 5 (CD +2) both had White twice running; j103124: 2 (CD -1, Black twice
+    running) and 8 (CD -2).  The 2017 text's E.2 gives the colour to the wider colour
+    difference; the 2013 text's E.2 ends at "the stronger preference", so E.3 alternates
+    from the latest round in which their colours differed (unplayed rounds first, F.3),
+    and JaVaFo 1.4's files say so."""
+    t = read_trf(CORPUS / "dutch-2013" / "generated" / f"{stem}.trf")
+    ed2013, ed2017 = load_edition("dutch-2013"), load_edition("dutch-2017")
+    st = build_state(t, rnd, ed2013.state_rules)
+    a, b = st.players[white], st.players[black]
+    assert a.pref_kind is b.pref_kind is PrefKind.ABSOLUTE and a.pref_colour is b.pref_colour
+    granted, refused = (a, b) if a.pref_colour is W else (b, a)
+    assert abs(granted.cd) < abs(refused.cd)  # the wider colour difference loses
+    (board,) = make_boards(t, st, [(white, black)], ed2013)
+    assert (board.white, board.black, board.colour_rule) == (white, black, ColourRule.ALTERNATION)
+    assert t.player(white).entry(rnd).colour is W  # as the file
+    (later,) = make_boards(t, build_state(t, rnd, ed2017.state_rules), [(white, black)], ed2017)
+    assert (later.white, later.black, later.colour_rule) == (black, white, ColourRule.WIDER_CD)
+
+
 def _player(pid: int, colours: str, unplayed: int = 0) -> PlayerState:
     cs = tuple(W if c == "w" else B for c in colours)
     return PlayerState(pid, Fraction(0), Fraction(0), 0, cs, frozenset(), (), True, unplayed, False, False)

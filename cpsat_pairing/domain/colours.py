@@ -55,14 +55,16 @@ def _last_difference(a: PlayerState, b: PlayerState) -> Colour | None:
 
 def allocate(
     st: RoundState, p: int, q: int, initial: Colour, tpn: dict[int, int] | None = None,
-    initial_parity: int = 1,
+    initial_parity: int = 1, wider_cd: bool = True,
 ) -> tuple[int, int, ColourRule]:
     """Return (white, black, rule) for the pair p-q.
 
     When neither player has a colour preference, the higher-ranked player gets the
     initial colour if his TPN has `initial_parity` (1: odd, as Art. 5.2.5 and 2017 E.5
     say; the 2013 edition's reference engine uses 0 after round 1, where its text is
-    silent).
+    silent).  `wider_cd`: two absolute preferences for the same colour go to the wider
+    colour difference (Art. 5.2.2, 2017 E.2); without it (the 2013 text's E.2) the
+    alternation of E.3 decides.
     """
     hi, lo = higher_ranked(st, p, q)
     a, b = st.players[hi], st.players[lo]
@@ -83,7 +85,7 @@ def allocate(
         if ka != kb:
             winner, colour = (hi, ca) if ka > kb else (lo, cb)
             return give(winner, colour, ColourRule.STRONGER)
-        if ka is PrefKind.ABSOLUTE and abs(a.cd) != abs(b.cd):
+        if wider_cd and ka is PrefKind.ABSOLUTE and abs(a.cd) != abs(b.cd):
             winner, colour = (hi, ca) if abs(a.cd) > abs(b.cd) else (lo, cb)
             return give(winner, colour, ColourRule.WIDER_CD)
         last = _last_difference(a, b)

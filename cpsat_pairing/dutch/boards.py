@@ -72,13 +72,15 @@ def pairing_numbers(st: RoundState) -> dict[int, int]:
 def make_boards(t: Tournament, st: RoundState, pairs: list[Pair], ed: Edition | None = None) -> list[Board]:
     """Colours by Art. 5.2 and board order by C.04.2 Art. 3.6 (the same in every edition,
     except for the edition's `[colours]` data: which TPN parity takes the initial colour
-    in a pair without preferences after round 1)."""
+    in a pair without preferences after round 1, and whether E.2 has the wider colour
+    difference)."""
     initial = infer_initial_colour(t)
     tpn = pairing_numbers(st)
     parity = 1
     if ed is not None and st.round > 1 and ed.no_preference_after_round_1 == "even-tpn-initial":
         parity = 0
-    boards = [Board(*allocate(st, p, q, initial, tpn, parity)) for p, q in pairs]
+    wider = ed is None or ed.wider_colour_difference
+    boards = [Board(*allocate(st, p, q, initial, tpn, parity, wider)) for p, q in pairs]
     boards.sort(key=lambda bd: board_key(st, (bd.white, bd.black)))
     return boards
 

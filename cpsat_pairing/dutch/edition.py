@@ -51,7 +51,7 @@ _SCHEMA: dict[str, Any] = {
     "quality": list,
     "state": {"unplayed_downfloat": ("points", "always"), "bye_rule": ("win_points", "pab_or_forfeit_win", "any_points")},
     "order": {"s1_size": ("pairs", "p0")},
-    "colours": {"no_preference_after_round_1": ("odd-tpn-initial", "even-tpn-initial")},
+    "colours": {"no_preference_after_round_1": ("odd-tpn-initial", "even-tpn-initial"), "wider_colour_difference": bool},
     "articles": {key: str for key in ARTICLES_2026},
 }
 _REQUIRED = ("name", "procedure", "quality")
@@ -69,6 +69,10 @@ class Edition:
     # Which TPN parity takes the initial colour when neither player of a pair has a
     # colour preference after round 1 (Art. 5.2.5 says odd).
     no_preference_after_round_1: str = "odd-tpn-initial"
+    # Whether two absolute preferences for the same colour (topscorers) are settled by
+    # the wider colour difference (Art. 5.2.2 and 2017 E.2 say so; the 2013 text's E.2
+    # stops at "the stronger preference", so E.3's alternation decides there).
+    wider_colour_difference: bool = True
     articles: Mapping[str, str] = field(default_factory=lambda: dict(ARTICLES_2026))
     path: str = ""
 
@@ -149,6 +153,7 @@ def read_edition(path: Path) -> Edition:
         state_rules=StateRules(**state),
         s1_size=data.get("order", {}).get("s1_size", "pairs"),
         no_preference_after_round_1=data.get("colours", {}).get("no_preference_after_round_1", "odd-tpn-initial"),
+        wider_colour_difference=data.get("colours", {}).get("wider_colour_difference", True),
         articles={**ARTICLES_2026, **data.get("articles", {})},
         path=str(path),
     )
