@@ -102,6 +102,24 @@ def test_e2_has_no_wider_colour_difference(stem: str, rnd: int, white: int, blac
     assert (later.white, later.black, later.colour_rule) == (black, white, ColourRule.WIDER_CD)
 
 
+def test_penultimate_bracket_that_can_pair_only_without_its_mdp_joins_the_lowest() -> None:
+    """j000011 round 8: bracket 2.0 (MDP 36, 2.5) pairs 36 on its own, so the procedure
+    reaches its remainder; but the round is complete only if 36 is the bye, and with
+    M1 kept (C.14.b.1) every smaller P1 still pairs him: P reaches 0 and C.13 joins
+    bracket 2.0 to the lowest one, 1.5, as its S1.  The joined bracket's pairing is
+    JaVaFo's; pairing bracket 2.0 without 36 and leaving 1.5 apart is not."""
+    t = read_trf(CORPUS_2013 / "j000011.trf")
+    t = dataclasses.replace(t, total_rounds=t.rounds_played)
+    got = pair(t, 8, "dutch-2013")
+    penultimate, lowest = got.brackets[-2:]
+    assert penultimate.mdps == [36] and penultimate.pairs == []
+    assert sorted(penultimate.downfloaters) == sorted(penultimate.residents + [36])
+    assert [(tier.criterion, tier.value) for tier in penultimate.tiers] == [("M1", 1), ("P", 6)]
+    assert set(penultimate.downfloaters) <= set(lowest.mdps)
+    fr = file_round(t, 8)
+    assert (set(got.as_pairs()), got.bye) == (set(fr.pairs), fr.bye) and got.bye == 36
+
+
 def _player(pid: int, colours: str, unplayed: int = 0) -> PlayerState:
     cs = tuple(W if c == "w" else B for c in colours)
     return PlayerState(pid, Fraction(0), Fraction(0), 0, cs, frozenset(), (), True, unplayed, False, False)

@@ -42,8 +42,10 @@ KNOWN_MISSES: dict[tuple[str, int], str] = {
 # the floaters matched) broke; the misses are what they fixed or left (j103089 r5: fixed
 # by that reading).  j100816 r9 and j103124 r10: two topscorers with the same absolute
 # colour preference, where E.2 of the 2013 text has no "wider colour difference".
+# j100743 r7 and j103186 r7: the penultimate bracket pairs its MDP on its own but only a
+# pairing of none of them completes the round, so C.13 joins it to the lowest.
 DECIDING_ROUNDS = [("j100070", 9), ("j100017", 10), ("j100136", 9), ("j100147", 8), ("j100355", 8), ("j100011", 11),
-                   ("j103089", 5), ("j100816", 9), ("j103124", 10)]
+                   ("j103089", 5), ("j100816", 9), ("j103124", 10), ("j100743", 7), ("j103186", 7)]
 
 
 def _driver():

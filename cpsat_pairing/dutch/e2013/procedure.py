@@ -251,6 +251,25 @@ def _mdps_dropped(mdps: Sequence[int], first: Sequence[int], floaters: Sequence[
     return any(p not in first for p in mdps) and all(p in floaters for p in mdps)
 
 
+def _penultimate(rc: RoundContext, bracket: Bracket) -> bool:
+    """Every player still to pair is in this bracket or the next scoregroup."""
+    upper = frozenset(bracket.players) | frozenset(bracket.next_group)
+    return all(p in upper for p in rc.remaining)
+
+
+def _mdp_pairable(bm: BracketModel, mdps: Sequence[int]) -> bool:
+    """Some MDP has a partner in the bracket (B.1/B.2): paired on its own, the bracket
+    pairs an MDP (M1 is its first tier) and so reaches its remainder."""
+    moved = frozenset(mdps)
+    return any(bm.inside(p, q) and (p in moved or q in moved) for p, q in bm.x)
+
+
+def _nobody_paired_tiers(bm: BracketModel, mdps: Sequence[int]) -> list[Tier]:
+    """M1 and P of a bracket that pairs nobody: every MDP and every player unpaired."""
+    m1 = [t.tier(len(mdps)) for t in CRITERIA["2013:M1"](bm)]
+    return m1 + [t.tier(len(bm.bracket)) for t in CRITERIA["2013:P"](bm)]
+
+
 def _pairable(bm: BracketModel) -> bool:
     """Some pair of the bracket meets B.1/B.2: P0 > 0 before any backtracking."""
     return any(bm.inside(p, q) for p, q in bm.x)
@@ -320,6 +339,18 @@ class Procedure2013:
                 if nobody is not None:
                     bm = nobody
                     pairs, floaters = bm.bracket_result()
+        floated_whole = (
+            not backtracked and not last and _penultimate(rc, bracket) and bool(model_mdps)
+            and all(p in floaters for p in model_mdps) and _mdp_pairable(bm, model_mdps)
+        )
+        if floated_whole:
+            # The penultimate bracket: its model holds the lowest bracket whole, so its
+            # answer is already the one C.13's backtracking reaches.  Paired on its own
+            # first (the procedure's first attempt) it pairs an MDP and so reaches its
+            # remainder; when only a pairing of none of its MDPs lets the lowest bracket
+            # be paired, M1 is not lowered (C.14.b.1), P1 is, down to 0, and C.13 joins
+            # the two brackets (below).
+            pairs, floaters = [], list(players)
         witness = [pq for pq in full if pq not in set(pairs)]
         merge: list[int] | None = None
         score = rc.score
@@ -332,8 +363,8 @@ class Procedure2013:
             # then every bracket below had been joined into it (C.13); this
             # bracket's floaters are its MDPs.
             merge = list(floaters)
-        rc.record(BracketTrace(bracket.score, bracket.residents, bracket.mdps, pairs, floaters, list(bm.solver.trace)),
-                  witness)
+        tiers = _nobody_paired_tiers(bm, model_mdps) if floated_whole else list(bm.solver.trace)
+        rc.record(BracketTrace(bracket.score, bracket.residents, bracket.mdps, pairs, floaters, tiers), witness)
         if merge is None or rc.parted():  # parted: the joined bracket is below the first difference
             return
         merged = sorted(rc.remaining, key=rc.state.rank_key)
