@@ -35,6 +35,7 @@ KNOWN_MISSES: dict[tuple[str, int], str] = {
     ("j100147", 8): "C.12: the file floats players the next bracket pairs fewer of (docs/edition-2013.md)",
     ("j100355", 8): "composition: the brackets differ with every tier above equal",
     ("j103089", 5): "C.12: the file floats 2 so that bracket 2.5 pairs all four of its players (docs/edition-2013.md)",
+    ("j100743", 11): "C.12: the file floats players the next bracket pairs fewer of (docs/edition-2013.md)",
 }
 # Rounds that decide between the C.12 readings of docs/edition-2013.md, one pairing each
 # (the fast sample of the generated corpus): j100070 r9 is what every "pairs the next
