@@ -257,22 +257,20 @@ def _penultimate(rc: RoundContext, bracket: Bracket) -> bool:
     return all(p in upper for p in rc.remaining)
 
 
-def _mdp_pairable(bm: BracketModel, mdps: Sequence[int]) -> bool:
-    """Some MDP has a partner in the bracket (B.1/B.2): paired on its own, the bracket
-    pairs an MDP (M1 is its first tier) and so reaches its remainder."""
-    moved = frozenset(mdps)
-    return any(bm.inside(p, q) and (p in moved or q in moved) for p, q in bm.x)
-
-
 def _nobody_paired_tiers(bm: BracketModel, mdps: Sequence[int]) -> list[Tier]:
     """M1 and P of a bracket that pairs nobody: every MDP and every player unpaired."""
     m1 = [t.tier(len(mdps)) for t in CRITERIA["2013:M1"](bm)]
     return m1 + [t.tier(len(bm.bracket)) for t in CRITERIA["2013:P"](bm)]
 
 
-def _pairable(bm: BracketModel) -> bool:
-    """Some pair of the bracket meets B.1/B.2: P0 > 0 before any backtracking."""
-    return any(bm.inside(p, q) for p, q in bm.x)
+def _pairable(bm: BracketModel, among: Sequence[int] | None = None) -> bool:
+    """Some pair of the bracket meets B.1/B.2: P0 > 0 before any backtracking.  With
+    `among` (its MDPs), some pair that includes one of them: paired on its own, the
+    bracket then pairs an MDP (M1 is its first tier) and so reaches its remainder."""
+    if among is None:
+        return any(bm.inside(p, q) for p, q in bm.x)
+    some = frozenset(among)
+    return any(bm.inside(p, q) and (p in some or q in some) for p, q in bm.x)
 
 
 class Procedure2013:
@@ -340,8 +338,8 @@ class Procedure2013:
                     bm = nobody
                     pairs, floaters = bm.bracket_result()
         floated_whole = (
-            not backtracked and not last and _penultimate(rc, bracket) and bool(model_mdps)
-            and all(p in floaters for p in model_mdps) and _mdp_pairable(bm, model_mdps)
+            bool(model_mdps) and not backtracked and not last and all(p in floaters for p in model_mdps)
+            and _penultimate(rc, bracket) and _pairable(bm, model_mdps)
         )
         if floated_whole:
             # The penultimate bracket: its model holds the lowest bracket whole, so its
