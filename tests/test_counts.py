@@ -111,9 +111,12 @@ def test_the_propagation_budget_scaled_to_the_model_changes_no_pairing(random_ro
 def test_the_propagation_budget_grows_with_the_model_between_its_floor_and_its_cap() -> None:
     settings = SolverSettings()
     small, middle, big = (propagation_budget(settings, n) for n in (100, 10_000, 1_000_000))
-    assert small == pytest.approx(settings.propagation_budget * 100 / settings.propagation_full_size)  # as before
-    assert middle == settings.propagation_floor
+    assert small == settings.propagation_floor
+    assert middle == pytest.approx(settings.propagation_per_variable * 10_000)
     assert big == settings.propagation_budget
+    # Where the scaled budget is below the floor, the scaled one stands.
+    tiny = SolverSettings(propagation_floor=0.1)
+    assert propagation_budget(tiny, 100) == pytest.approx(tiny.propagation_budget * 100 / tiny.propagation_full_size)
     sizes = range(0, 500_000, 997)
     budgets = [propagation_budget(settings, n) for n in sizes]
     assert budgets == sorted(budgets)

@@ -73,9 +73,13 @@ class SolverSettings:
     # `propagation_floor`: a search that succeeds on propagation alone needs a fraction of
     # that (at most 0.3 millionths of a unit per variable, over the 2013, 2017 and 2026
     # corpora and the random 5,000-player round, from 2,000 variables up), and one that
-    # thrashes uses up its whole budget before the LP search decides.
+    # thrashes uses up its whole budget before the LP search decides.  Below 1,000
+    # variables the floor decides, and the LP search settled every such model of the
+    # 2017 and 2026 corpora within 0.004 units: a higher floor only lets a thrashing
+    # search cost several times the LP search after it (docs/performance.md, "The
+    # propagation floor").
     propagation_per_variable: float = 2e-6
-    propagation_floor: float = 0.03
+    propagation_floor: float = 0.002
     fixed_search_budget: float = 20.0
     # The transposition's first candidate is tried as the greedy choice (S1 players in
     # turn with the lowest S2 player left), checked whole, before the fixed search:
