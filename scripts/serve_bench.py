@@ -91,6 +91,8 @@ def main() -> int:
           f"median {statistics.median(times):.3f} s, p90 {times[int(0.9 * (len(times) - 1))]:.3f} s per request")
     print(f"server memory: {early:.0f} MiB after {max(1, a.requests // 10)} requests, {late:.0f} MiB after "
           f"{a.requests} ({late - early:+.0f} MiB)")
+    if a.cold < 1:  # the service alone
+        return 0
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "round.trf"
         path.write_text(text)

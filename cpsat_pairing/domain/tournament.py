@@ -233,7 +233,7 @@ class Tournament:
     def _by_id(self) -> dict[int, Player]:
         return {p.id: p for p in self.players}
 
-    @property
+    @cached_property
     def rounds_played(self) -> int:
         """The last round that was paired: someone had an opponent or the PAB in it.
 
