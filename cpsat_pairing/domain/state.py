@@ -14,6 +14,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from enum import IntEnum
 from fractions import Fraction
+from math import lcm
 
 from cpsat_pairing.domain.tournament import ABSENCE_RESULTS, Colour, Outcome, Tournament
 
@@ -185,26 +186,37 @@ def build_state(t: Tournament, rnd: int, rules: StateRules = StateRules()) -> Ro
     return state
 
 
+def _point_unit(t: Tournament) -> int:
+    """The common denominator of every point value of the file (its scoring and its
+    acceleration): scores counted in these units are integers."""
+    sc = t.scoring
+    values = [sc.points(o) for o in Outcome] + [v for a in t.acceleration for v in a.points_by_round]
+    return lcm(*(Fraction(v).denominator for v in values))
+
+
 def _build_state(t: Tournament, rnd: int, rules: StateRules) -> RoundState:
     sc = t.scoring
     ids = [p.id for p in t.players]
-    # Scores before each round, needed to tell floats in past rounds.
-    score_before: dict[int, list[Fraction]] = {pid: [Fraction(0)] for pid in ids}
+    # Scores before each round, needed to tell floats in past rounds, in whole units of
+    # `unit` (integer sums and comparisons: a check builds a state for every round).
+    unit = _point_unit(t)
+    units = {o: int(sc.points(o) * unit) for o in Outcome}
+    score_before: dict[int, list[int]] = {pid: [0] for pid in ids}
     acc = {a.player_id: a for a in t.acceleration}
     for r in range(1, rnd):
         for p in t.players:
             e = p.entry(r)
-            pts = sc.points(e.outcome) if e is not None else Fraction(0)
-            score_before[p.id].append(score_before[p.id][-1] + pts)
+            before = score_before[p.id]
+            before.append(before[-1] + (units[e.outcome] if e is not None else 0))
 
-    def pscore(pid: int, r: int) -> Fraction:
+    def pscore(pid: int, r: int) -> int:
         """Score used for pairing round r (accelerated), as it was before round r."""
         a = acc.get(pid)
         before = score_before[pid][r - 1]
-        return before + a.points(r) if a else before
+        return before + int(a.points(r) * unit) if a else before
 
     max_pts = max(sc.win, sc.draw)
-    topscorer_line = Fraction(max_pts * (rnd - 1), 2)
+    topscorer_line = max_pts * (rnd - 1) * unit  # twice the line, in units
     last = t.total_rounds is not None and rnd >= t.total_rounds
 
     players: dict[int, PlayerState] = {}
@@ -251,15 +263,15 @@ def _build_state(t: Tournament, rnd: int, rules: StateRules) -> RoundState:
         score = score_before[p.id][rnd - 1]
         players[p.id] = PlayerState(
             id=p.id,
-            score=score,
-            pairing_score=pscore(p.id, rnd),
+            score=Fraction(score, unit),
+            pairing_score=Fraction(pscore(p.id, rnd), unit),
             rating=p.rating,
             colours=tuple(colours),
             opponents=frozenset(opps),
             floats=tuple(floats),
             pab_eligible=eligible,
             unplayed=unplayed,
-            topscorer=last and score > topscorer_line,
+            topscorer=last and 2 * score > topscorer_line,
             had_pab=had_pab,
         )
     absent = absent_players(t, rnd)
