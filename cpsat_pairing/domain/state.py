@@ -14,9 +14,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from enum import IntEnum
 from fractions import Fraction
-from math import lcm
 
-from cpsat_pairing.domain.tournament import ABSENCE_RESULTS, Colour, Outcome, Tournament
+from cpsat_pairing.domain.tournament import ABSENCE_RESULTS, Colour, Outcome, Tournament, point_units
 
 
 class PrefKind(IntEnum):
@@ -186,21 +185,12 @@ def build_state(t: Tournament, rnd: int, rules: StateRules = StateRules()) -> Ro
     return state
 
 
-def _point_unit(t: Tournament) -> int:
-    """The common denominator of every point value of the file (its scoring and its
-    acceleration): scores counted in these units are integers."""
-    sc = t.scoring
-    values = [sc.points(o) for o in Outcome] + [v for a in t.acceleration for v in a.points_by_round]
-    return lcm(*(Fraction(v).denominator for v in values))
-
-
 def _build_state(t: Tournament, rnd: int, rules: StateRules) -> RoundState:
     sc = t.scoring
     ids = [p.id for p in t.players]
     # Scores before each round, needed to tell floats in past rounds, in whole units of
     # `unit` (integer sums and comparisons: a check builds a state for every round).
-    unit = _point_unit(t)
-    units = {o: int(sc.points(o) * unit) for o in Outcome}
+    unit, units = point_units(sc, tuple(sorted({v for a in t.acceleration for v in a.points_by_round})))
     score_before: dict[int, list[int]] = {pid: [0] for pid in ids}
     acc = {a.player_id: a for a in t.acceleration}
     for r in range(1, rnd):

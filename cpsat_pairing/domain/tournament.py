@@ -12,7 +12,8 @@ import re
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
+from math import lcm
 
 
 class Colour(str, Enum):
@@ -302,10 +303,21 @@ class Tournament:
 _TEAM = re.compile(r"(?<![A-Z])TEAM(?![A-Z])")
 
 
+@lru_cache(maxsize=64)
+def point_units(scoring: Scoring, extra: tuple[Fraction, ...] = ()) -> tuple[int, dict[Outcome, int]]:
+    """A unit of points in which every outcome's points (and each of `extra`) is a whole
+    number, and each outcome's points in it: sums of scores are then integer sums,
+    which every round's state and every Points check make many of."""
+    values = {o: scoring.points(o) for o in Outcome}
+    unit = lcm(*(Fraction(v).denominator for v in (*values.values(), *extra)))
+    return unit, {o: int(v * unit) for o, v in values.items()}
+
+
 def player_points(player: Player, scoring: Scoring, upto: int | None = None) -> Fraction:
     """Points from the player's round blocks (rounds 1..upto, all when None)."""
     rounds = player.rounds if upto is None else player.rounds[:upto]
-    return sum((scoring.points(e.outcome) for e in rounds if e is not None), Fraction(0))
+    unit, units = point_units(scoring)
+    return Fraction(sum(units[e.outcome] for e in rounds if e is not None), unit)
 
 
 def declared_points_agree(t: Tournament, p: Player) -> bool:
