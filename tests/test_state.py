@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from cpsat_pairing.domain.state import Float, PrefKind, StateRules, build_state
-from cpsat_pairing.domain.tournament import Colour, Player, RoundEntry, Tournament
+from cpsat_pairing.domain.tournament import Colour, Outcome, Player, RoundEntry, Tournament
 
 W, B = Colour.WHITE, Colour.BLACK
 
@@ -117,3 +117,38 @@ def test_topscorer_only_in_the_last_round() -> None:
     assert build_state(one_player(hist, total=3), 3).players[1].topscorer
     assert not build_state(one_player(hist, total=4), 3).players[1].topscorer
     assert build_state(one_player(hist, total=3), 3).players[1].score == Fraction(2)
+
+
+def test_scores_in_point_units_under_any_scoring_and_acceleration() -> None:
+    """The state sums scores as whole numbers of a common unit (tournament.point_units):
+    with thirds, halves and whole points mixed, and acceleration in sixths, the scores,
+    the pairing scores, the floats and the topscorer line are those of exact Fraction
+    arithmetic."""
+    from dataclasses import replace
+
+    from cpsat_pairing.domain.tournament import Acceleration, Scoring, player_points, point_units
+
+    scoring = Scoring(win=Fraction(3), draw=Fraction(1, 3), loss=Fraction(0), forfeit_win=Fraction(5, 2),
+                      hpb=Fraction(1, 2))
+    hist = [game(2, W, "1"), game(3, B, "="), bye("H"), game(4, W, "+"), game(5, B, "1")]
+    t = replace(one_player(hist, total=6), scoring=scoring,
+                acceleration=(Acceleration(1, (Fraction(1, 6),) * 6), Acceleration(3, (Fraction(7, 6),) * 6)))
+    unit, units = point_units(scoring, (Fraction(1, 6), Fraction(7, 6)))
+    assert unit == 6 and units[Outcome.DRAW] == 2 and units[Outcome.FORFEIT_WIN] == 15
+    for rnd in range(1, 7):
+        st = build_state(t, rnd)
+        for p in t.players:
+            before = sum((scoring.points(e.outcome) for e in p.rounds[: rnd - 1] if e is not None), Fraction(0))
+            extra = next((a.points(rnd) for a in t.acceleration if a.player_id == p.id), Fraction(0))
+            assert st.players[p.id].score == before
+            assert st.players[p.id].pairing_score == before + extra
+            assert player_points(p, scoring, upto=rnd - 1) == before
+    # Round 2: player 1 (3 + 1/6) met 3 (0 + 7/6) in round 2 as the higher score: a downfloat.
+    assert build_state(t, 3).players[1].floats[1] is Float.DOWN
+    # The last round: 3 + 1/3 + 1/2 + 5/2 + 3 = 28/3 is more than half of 3 x 5 rounds;
+    # his opponents are below it.
+    last = build_state(t, 6)
+    line = Fraction(3 * 5, 2)
+    assert [(pid, last.players[pid].topscorer) for pid in sorted(last.players)] == [
+        (pid, last.players[pid].score > line) for pid in sorted(last.players)]
+    assert last.players[1].topscorer and not last.players[3].topscorer
