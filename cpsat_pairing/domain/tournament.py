@@ -9,11 +9,13 @@ so that one tournament can be looked at "as of round R" for any R.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from math import lcm
+from types import MappingProxyType
 
 
 class Colour(str, Enum):
@@ -235,6 +237,11 @@ class Tournament:
         return {p.id: p for p in self.players}
 
     @cached_property
+    def scoring_units(self) -> PointUnits:
+        """`point_units` of the scoring, looked up once per tournament."""
+        return point_units(self.scoring)
+
+    @cached_property
     def rounds_played(self) -> int:
         """The last round that was paired: someone had an opponent or the PAB in it.
 
@@ -303,21 +310,29 @@ class Tournament:
 _TEAM = re.compile(r"(?<![A-Z])TEAM(?![A-Z])")
 
 
+PointUnits = tuple[int, Mapping[Outcome, int]]
+
+
 @lru_cache(maxsize=64)
-def point_units(scoring: Scoring, extra: tuple[Fraction, ...] = ()) -> tuple[int, dict[Outcome, int]]:
+def point_units(scoring: Scoring, extra: tuple[Fraction, ...] = ()) -> PointUnits:
     """A unit of points in which every outcome's points (and each of `extra`) is a whole
     number, and each outcome's points in it: sums of scores are then integer sums,
-    which every round's state and every Points check make many of."""
+    which every round's state and every Points check make many of.  (Cached: hashing a
+    Scoring costs more than a player's sum, so a loop over players looks it up once.)"""
     values = {o: scoring.points(o) for o in Outcome}
     unit = lcm(*(Fraction(v).denominator for v in (*values.values(), *extra)))
-    return unit, {o: int(v * unit) for o, v in values.items()}
+    return unit, MappingProxyType({o: int(v * unit) for o, v in values.items()})
+
+
+def _points(player: Player, units: PointUnits, upto: int | None) -> Fraction:
+    unit, per_outcome = units
+    rounds = player.rounds if upto is None else player.rounds[:upto]
+    return Fraction(sum(per_outcome[e.outcome] for e in rounds if e is not None), unit)
 
 
 def player_points(player: Player, scoring: Scoring, upto: int | None = None) -> Fraction:
     """Points from the player's round blocks (rounds 1..upto, all when None)."""
-    rounds = player.rounds if upto is None else player.rounds[:upto]
-    unit, units = point_units(scoring)
-    return Fraction(sum(units[e.outcome] for e in rounds if e is not None), unit)
+    return _points(player, point_units(scoring), upto)
 
 
 def declared_points_agree(t: Tournament, p: Player) -> bool:
@@ -328,8 +343,8 @@ def declared_points_agree(t: Tournament, p: Player) -> bool:
         return True
     played = t.rounds_played
     extra = next((a.points(played + 1) for a in t.acceleration if a.player_id == p.id), Fraction(0))
-    total = player_points(p, t.scoring)
-    so_far = player_points(p, t.scoring, upto=played)
+    total = _points(p, t.scoring_units, None)
+    so_far = _points(p, t.scoring_units, played)
     return p.declared_points in {total, so_far, total + extra, so_far + extra}
 
 

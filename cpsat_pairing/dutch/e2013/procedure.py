@@ -267,10 +267,8 @@ def _pairable(bm: BracketModel, among: Sequence[int] | None = None) -> bool:
     """Some pair of the bracket meets B.1/B.2: P0 > 0 before any backtracking.  With
     `among` (its MDPs), some pair that includes one of them: paired on its own, the
     bracket then pairs an MDP (M1 is its first tier) and so reaches its remainder."""
-    if among is None:
-        return any(bm.inside(p, q) for p, q in bm.x)
-    some = frozenset(among)
-    return any(bm.inside(p, q) and (p in some or q in some) for p, q in bm.x)
+    some = None if among is None else frozenset(among)
+    return any(bm.inside(p, q) and (some is None or p in some or q in some) for p, q in bm.x)
 
 
 class Procedure2013:
