@@ -3,13 +3,17 @@ round pairs the same, with the same tiers, with it and without it; and it does d
 
 - the transposition's greedy choice (dutch/order.py, `_greedy_first`): where it is a
   solution it is the fixed search's first;
-- the 2026 [C6] parity bound (e2026/criteria.py): an odd bracket has at least one
-  downfloater, so an incumbent with one is optimal on [C6].
+- the 2026 tiers' bounds (e2026/criteria.py): [C6] by parity and a maximum matching
+  of the bracket, [C7] by what [C6] and the levels above leave, [C8] by the next
+  scoregroup's size, [C12] by the colour preferences' counts; an incumbent at its
+  bound is optimal without a solve.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+
+import itertools
 
 import pytest
 
@@ -50,19 +54,43 @@ def test_the_greedy_choice_changes_no_pairing_and_no_tier(paths: list[Path], edi
     assert greedy == searched
 
 
-def test_the_c6_parity_bound_changes_no_pairing_and_no_tier(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("name", ["C6", "C7", "C8", "C12"])
+def test_the_2026_bounds_change_no_pairing_and_no_tier(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     paths = CORPUS_2026[3:16]
     before = STATS["bounded"]
     bounded = _rounds(paths, "dutch-2026")
     with_bound = STATS["bounded"] - before
+    made = CRITERIA[name]
 
     def without_bound(bm):  # type: ignore[no-untyped-def]
-        terms = criteria2026.fewest_downfloaters(bm)
+        terms = made(bm)
         for term in terms:
             term.least = None
         return terms
 
-    monkeypatch.setitem(CRITERIA, "C6", without_bound)
+    monkeypatch.setitem(CRITERIA, name, without_bound)
     before = STATS["bounded"]
     assert _rounds(paths, "dutch-2026") == bounded
-    assert STATS["bounded"] - before < with_bound  # the bound decided some [C6] tiers
+    assert STATS["bounded"] - before < with_bound  # the bound decided some of these tiers
+
+
+def _fewest_by_enumeration(wants: tuple[str | None, ...], floaters: int) -> int:
+    """Every choice of floaters, every pairing of the rest: the fewest same-preference pairs."""
+    def least(rest: tuple[str | None, ...]) -> int:
+        if not rest:
+            return 0
+        a, others = rest[0], rest[1:]
+        return min((a is not None and a == b) + least(others[:j] + others[j + 1:]) for j, b in enumerate(others))
+
+    n = len(wants)
+    return min(least(tuple(wants[i] for i in range(n) if i not in out))
+               for out in itertools.combinations(range(n), floaters))
+
+
+@pytest.mark.parametrize(("white", "black", "none"),
+                         [(w, b, z) for w in range(5) for b in range(4) for z in range(3) if 0 < w + b + z <= 8])
+def test_the_c12_bound_is_the_fewest_same_preference_pairs(white: int, black: int, none: int) -> None:
+    wants = ("w",) * white + ("b",) * black + (None,) * none
+    n = len(wants)
+    for floaters in range(n % 2, n + 1, 2):
+        assert criteria2026.fewest_same_preference(n, [white, black], floaters) == _fewest_by_enumeration(wants, floaters)

@@ -8,6 +8,9 @@ the 2017 edition uses them as C.8-C.11.
 
 from __future__ import annotations
 
+import functools
+import weakref
+from collections.abc import Callable
 from fractions import Fraction
 
 from ortools.sat.python import cp_model
@@ -18,6 +21,8 @@ from cpsat_pairing.dutch.bracket import BracketModel
 from cpsat_pairing.dutch.model import PairModel
 from cpsat_pairing.dutch.registry import criterion
 from cpsat_pairing.formats.layout import points_text as points
+from cpsat_pairing.solver.lex import LexSolver
+from cpsat_pairing.solver.matching import LazyAdjacency, max_matching
 from cpsat_pairing.solver.terms import Term
 
 
@@ -29,15 +34,43 @@ def _levels(values: set[Fraction]) -> list[Fraction]:
 def fewest_downfloaters(bm: BracketModel) -> list[Term]:
     """[C6] minimise the number of downfloaters (maximise pairs in the bracket).
 
-    The players paired inside the bracket come two by two, so an odd bracket has at
-    least one downfloater: an incumbent that floats one player of an odd bracket (none
-    of an even one) is optimal without a solve.  Not on a near model, whose far pairs
-    are counts (dutch/near.py)."""
+    The players paired inside the bracket come two by two, and only pairs [C1]-[C3]
+    allow: at least as many float as a maximum matching of the bracket's players leaves
+    out (`_unmatched`), one of an odd bracket at the least.  An incumbent at that
+    count is optimal without a solve.  Not on a near model, whose far pairs are counts
+    (dutch/near.py).
+    """
     term = bm.term("C6", "downfloaters", ((1, bm.df[p]) for p in bm.bracket))
     if bm.far is None:
-        odd = len(bm.bracket) % 2
-        term.least = lambda _: odd
+        term.least = functools.partial(_unmatched, weakref.proxy(bm), term, {})
     return [term]
+
+
+def _unmatched(bm: BracketModel, term: Term, known: dict[str, int], solver: LexSolver) -> int:
+    """The bracket's players a maximum matching of it leaves out (by parity first: the
+    incumbent at that count needs no matching); computed once, in `known`."""
+    odd = len(bm.bracket) % 2
+    if solver.value(term) == odd:
+        return odd
+    if "unmatched" not in known:
+        known["unmatched"] = max_matching(*_greedy_start(bm.bracket, bm.compatible.excluded)).count(-1)
+    return known["unmatched"]
+
+
+def _greedy_start(players: list[int], excluded: Callable[[int], frozenset[int]]) -> tuple[LazyAdjacency, list[int]]:
+    """The players' compatibility graph, each row listed when a search reaches it, and
+    a matching to start from: each player in turn with the next free one he may meet.
+    In a big bracket nearly everyone is matched at once and few rows are ever listed."""
+    n = len(players)
+    mate = [-1] * n
+    for i, p in enumerate(players):
+        if mate[i] == -1:
+            far = excluded(p)
+            j = next((j for j in range(i + 1, n) if mate[j] == -1 and players[j] not in far), None)
+            if j is not None:
+                mate[i], mate[j] = j, i
+    adj = LazyAdjacency(n, lambda i: [j for j, q in enumerate(players) if q not in excluded(players[i])])
+    return adj, mate
 
 
 @criterion("C7")
@@ -45,12 +78,47 @@ def downfloater_scores(bm: BracketModel) -> list[Term]:
     """[C7] minimise downfloater scores taken in descending order.
 
     With the number of downfloaters fixed by [C6], comparing the sorted score lists is
-    comparing the count at the highest score level first, then the next, ...
+    comparing the count at the highest score level first, then the next, ...  Each
+    level's count is at least what [C6] and the levels above leave for it beyond the
+    players below it (`_floated_at_least`): at the lowest level that is all of it, so
+    the last tier is settled without a solve.
     """
-    out = []
-    for s in _levels({bm.score[p] for p in bm.bracket}):
-        out.append(bm.term("C7", f"downfloaters scoring {points(s)}", ((1, bm.df[p]) for p in bm.bracket if bm.score[p] == s)))
+    levels = _levels({bm.score[p] for p in bm.bracket})
+    out = [bm.term("C7", f"downfloaters scoring {points(s)}", ((1, bm.df[p]) for p in bm.bracket if bm.score[p] == s))
+           for s in levels]
+    if bm.far is None:
+        below = [sum(1 for p in bm.bracket if bm.score[p] < s) for s in levels]
+        for i, term in enumerate(out):
+            term.least = functools.partial(_floated_at_least, term, out[:i], below[i])
     return out
+
+
+def _fixed(solver: LexSolver, terms: list[Term]) -> list[int] | None:
+    """The values at which `terms` are fixed, or None if one is not fixed yet (a term
+    packed into the same solve as the one asking)."""
+    values = [solver.fixed_value(t) for t in terms]
+    return None if None in values else values  # type: ignore[return-value]
+
+
+def _settled(solver: LexSolver, criterion: str, detail: str) -> int | None:
+    """The value at which the bracket's tier `criterion` `detail` was fixed, or None
+    before it is fixed."""
+    return next((t.value for t in solver.trace if t.criterion == criterion and t.detail == detail), None)
+
+
+def _downfloaters(solver: LexSolver) -> int | None:
+    """The number of downfloaters [C6] fixed, or None before it is fixed."""
+    return _settled(solver, "C6", "downfloaters")
+
+
+def _floated_at_least(term: Term, above: list[Term], below: int, solver: LexSolver) -> int:
+    """A [C7] level's least count: the downfloaters [C6] fixed, less those the levels
+    above hold, less the players below it, who can take the rest (the term's own floor
+    until [C6] and the levels above are fixed)."""
+    d, fixed = _downfloaters(solver), _fixed(solver, above)
+    if d is None or fixed is None:
+        return term.bounds()[0]
+    return max(0, d - sum(fixed) - below)
 
 
 @criterion("C8")
@@ -61,14 +129,46 @@ def next_bracket(bm: BracketModel) -> list[Term]:
     pairs are those whose lower player is a next-scoregroup resident; as for [C6]/[C7],
     maximise their number, then their number per score level of the higher player,
     highest level first.
+
+    Each count has a ceiling the incumbent often reaches, which settles the tier without
+    a solve (`_next_pairs_at_most`): every pair holds a resident of the next scoregroup
+    and two of the following bracket's players; a level above the next scoregroup's
+    leads pairs with its own downfloaters only, each once, and the lowest level holds
+    what the total and the levels above leave.
     """
     if not bm.next_group:
         return []
     by_level = bm.next_bracket_pairs()
     out = [bm.term("C8", "next-bracket pairs", ((-1, v) for vs in by_level.values() for v in vs))]
-    for s in _levels(set(by_level)):
+    levels = _levels(set(by_level))
+    for s in levels:
         out.append(bm.term("C8", f"next-bracket pairs led by score {points(s)}", ((-1, v) for v in by_level[s])))
+    if bm.far is None:
+        ng = len(bm.next_group)
+        for i, term in enumerate(out):
+            at_level = f"downfloaters scoring {points(levels[i - 1])}" if 0 < i < len(out) - 1 else None
+            term.least = functools.partial(_next_pairs_at_most, term, ng, at_level, out[:i])
     return out
+
+
+def _next_pairs_at_most(term: Term, ng: int, at_level: str | None, before: list[Term], solver: LexSolver) -> int:
+    """Minus a ceiling on a [C8] count, given the tiers `before` it: the total (none
+    before) is at most the next scoregroup's residents and half the following bracket;
+    a level of downfloaters (`at_level`: its [C7] tier) at most its downfloaters, the residents the levels above left and what the total left; the
+    last level exactly what the total and the levels above leave.  The term's own floor
+    until [C6], [C7] and the tiers before it are fixed."""
+    d, fixed = _downfloaters(solver), _fixed(solver, before)
+    if d is None or fixed is None:
+        return term.bounds()[0]
+    if not before:
+        return -min(ng, (d + ng) // 2)
+    total, *above = (-v for v in fixed)
+    if at_level is None:
+        return -(total - sum(above))
+    floated = _settled(solver, "C7", at_level)
+    if floated is None:
+        return term.bounds()[0]
+    return -min(floated, ng - sum(above), total - sum(above))
 
 
 @criterion("C9")
@@ -153,7 +253,26 @@ def colour_preferences(bm: PairModel) -> list[Term]:
     weighted = [(1, v) for (p, q), v in bm.bracket_pairs() if pref[p] is not None and pref[p] == pref[q]]
     term = bm.term("C12", "unmet colour preferences", weighted)
     term.same_colour = True
+    if bm.far is None:
+        wants = [sum(1 for c in pref.values() if c is colour) for colour in (Colour.WHITE, Colour.BLACK)]
+        term.least = functools.partial(_unmet_at_least, term, len(bm.bracket), wants)
     return [term]
+
+
+def _unmet_at_least(term: Term, n: int, wants: list[int], solver: LexSolver) -> int:
+    """[C12]'s least once [C6] fixed the number of downfloaters (the term's own floor
+    before, or in an edition without [C6])."""
+    d = _downfloaters(solver)
+    return term.bounds()[0] if d is None else fewest_same_preference(n, wants, d)
+
+
+def fewest_same_preference(n: int, wants: list[int], floaters: int) -> int:
+    """The fewest pairs of two players wanting the same colour when `floaters` of `n`
+    players float and the rest pair, `wants[c]` of them wanting colour c, whoever may
+    meet whom: of the k pairs' players at least max(w - floaters, 2k - (n - w)) want
+    c, and at most 2k - w of them meet someone who does not."""
+    k = (n - floaters) // 2
+    return sum(max(0, max(w - floaters, 2 * k - (n - w)) - k) for w in wants)
 
 
 @criterion("C13")
