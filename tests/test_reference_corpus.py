@@ -36,6 +36,8 @@ KNOWN_MISSES: dict[tuple[str, int], str] = {
     ("j100355", 8): "composition: the brackets differ with every tier above equal",
     ("j103089", 5): "C.12: the file floats 2 so that bracket 2.5 pairs all four of its players (docs/edition-2013.md)",
     ("j100743", 11): "C.12: the file floats players the next bracket pairs fewer of (docs/edition-2013.md)",
+    ("j100671", 8): "X: two MDPs and a resident treated as homogeneous (A.3); the file pairs the first MDP "
+                    "against the colours (docs/edition-2013.md)",
 }
 # Rounds that decide between the C.12 readings of docs/edition-2013.md, one pairing each
 # (the fast sample of the generated corpus): j100070 r9 is what every "pairs the next
@@ -45,8 +47,12 @@ KNOWN_MISSES: dict[tuple[str, int], str] = {
 # colour preference, where E.2 of the 2013 text has no "wider colour difference".
 # j100743 r7 and j103186 r7: the penultimate bracket pairs its MDP on its own but only a
 # pairing of none of them completes the round, so C.13 joins it to the lowest.
+# j100366 r9, j100558 r13, j100716 r7 and j102024 r11: with M1 = 0 the residents are
+# paired as a homogeneous bracket, the MDPs in neither S1 nor S2; j100671 r12 and
+# j102081 r10: S1 still keeps the top P0 residents when fewer pairs are made (C.14.b2).
 DECIDING_ROUNDS = [("j100070", 9), ("j100017", 10), ("j100136", 9), ("j100147", 8), ("j100355", 8), ("j100011", 11),
-                   ("j103089", 5), ("j100816", 9), ("j103124", 10), ("j100743", 7), ("j103186", 7)]
+                   ("j103089", 5), ("j100816", 9), ("j103124", 10), ("j100743", 7), ("j103186", 7),
+                   ("j100366", 9), ("j100558", 13), ("j100716", 7), ("j102024", 11), ("j100671", 12), ("j102081", 10)]
 
 
 def _driver():

@@ -297,8 +297,10 @@ def _fix_slots(bm: PairModel, s1: list[int], s2: list[int], bsn: dict[int, int])
 def generation_order(bm: PairModel, s1_size: str = "pairs") -> None:
     """Fix the first-generated candidate among those optimal on every criterion.
 
-    `s1_size` "p0" is the 2013 reading (C.14.b2): with M1 = 0 the bracket is paired as
-    homogeneous with its MDPs, and S1 keeps the top P0 players when fewer pairs are made.
+    `s1_size` "p0" is the 2013 reading (C.14.b2): with M1 = 0 the bracket's residents
+    are paired as a homogeneous bracket, and S1 keeps their top P0 when fewer pairs are
+    made.  The MDPs, left unpaired, float on and hold no place in S1 or S2: with them
+    there, an MDP at the top of S1 would face an S2 player and send him down too.
     """
     # Presolve slows these feasibility-like solves.  The incumbent's hint is followed
     # as elsewhere: the candidates checked here (the greedy MDP partners, no exchange)
@@ -324,12 +326,9 @@ def _generation_order(bm: PairModel, s1_size: str) -> None:
         taken = {q for (p, q) in bm.chosen_pairs() for q in (p, q) if p in s1 or q in s1}
     else:
         taken = set()
-    whole = s1_size == "p0" and bool(mdps) and not paired_mdps
-    if whole:
-        # C.14.b2: M1 = 0, the bracket is paired as homogeneous, its MDPs included.
-        remainder = list(bm.bracket)
-    else:
-        remainder = [p for p in bm.residents if p not in taken]
+    # C.14.b2: M1 = 0, the residents are paired as a homogeneous bracket.
+    homogeneous = s1_size == "p0" and bool(mdps) and not paired_mdps
+    remainder = [p for p in bm.residents if p not in taken]
     rset = frozenset(remainder)
     pairs = [(p, q) for (p, q) in bm.chosen_pairs() if p in rset and q in rset]
     n1 = len(pairs)
@@ -338,10 +337,14 @@ def _generation_order(bm: PairModel, s1_size: str) -> None:
     # The remainder is paired as a bracket of its own (Art. 3.3.3, 3.7.1), numbered
     # afresh: 1, 2, ... in ranking order.
     bsn = {p: i + 1 for i, p in enumerate(remainder)}
-    if whole and n1 < len(remainder) // 2:
+    if homogeneous and n1 < len(remainder) // 2:
         p0 = len(remainder) // 2
         s1_orig, s2_orig = remainder[:p0], remainder[p0:]
-        if all((p in s1_orig) != (q in s1_orig) for p, q in pairs):
+        # S1 keeps its P0 players whenever some optimal candidate pairs S1 with S2 only:
+        # the incumbent's pairs say so, else one feasibility question (which fixes the
+        # pairs inside S1 or inside S2 at 0 when the answer is yes).
+        if all((p in s1_orig) != (q in s1_orig) for p, q in pairs) or solver.try_fix_domains(
+                _same_side(bm, frozenset(s1_orig), rset), []):
             _fix_slots(bm, s1_orig, s2_orig, bsn)
             return
     s1_orig, s2_orig = remainder[:n1], remainder[n1:]
