@@ -357,7 +357,8 @@ class BracketModel(PairIndices):
         return [(k, v) for k, v in pairs if not (k[0] in mdps and k[1] in mdps)]
 
     def mdp_pairs(self) -> list[tuple[Pair, cp_model.IntVar]]:
-        """The bracket's pairs with an MDP: the only ones whose players' scores differ."""
+        """The bracket's pairs with an MDP: the only ones whose players' scores differ,
+        but in the 2013 bracket C.13 joins at the bottom (residents of several scores)."""
         if self._mdp_pairs is None:
             mdps = self.mdps
             self._mdp_pairs = [(k, v) for k, v in self.bracket_pairs() if k[0] in mdps or k[1] in mdps]

@@ -301,11 +301,14 @@ def _downfloaters(bm: BracketModel, ago: int, criterion: str, detail: str) -> li
 
 def _upfloaters(bm: BracketModel, ago: int, criterion: str, detail: str) -> list[Term]:
     """C.3.g-h set B.5/B.6 for upfloaters only in a heterogeneous bracket (not in one
-    treated as homogeneous, A.3): the residents paired with higher-scored players."""
+    treated as homogeneous, A.3): the players paired with a higher-scored MDP.  In the
+    bracket C.13 joins at the bottom, residents of several scores meet in its remainder
+    too; those pairs are paired as homogeneous and weigh no upfloat (as JaVaFo 1.4
+    reads it; docs/edition-2013.md, "Eighth pass")."""
     if not bm.mdps:
         return []
     weighted = []
-    for (p, q), v in bm.bracket_pairs():
+    for (p, q), v in bm.mdp_pairs():
         if bm.score[p] == bm.score[q]:
             continue
         lo = q if bm.score[p] > bm.score[q] else p
