@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from cpsat_pairing.solver.cpsat import Uncertified
 from cpsat_pairing.solver.domains import Domains
 from cpsat_pairing.solver.lex import LexSolver
+from cpsat_pairing.solver.terms import Term
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CORPUS = FIXTURES / "corpus"
@@ -39,3 +42,15 @@ def refuse_certificates(monkeypatch) -> None:
     monkeypatch.setattr(LexSolver, "_relaxed_bound", lambda self, chunk, lower: (lower, None))
     monkeypatch.setattr(LexSolver, "_certified_run", lambda self, known, proven=False: False)
     monkeypatch.setattr(LexSolver, "_settled_run", lambda self, chunk, lower: False)
+
+
+def without_least(made: Callable[[Any], list[Term]]) -> Callable[[Any], list[Term]]:
+    """A criterion as `made` makes it, without the bounds its terms prove (`Term.least`):
+    every tier is then settled by a solve or the count model."""
+    def terms(bm: Any) -> list[Term]:
+        out = made(bm)
+        for term in out:
+            term.least = None
+        return out
+    return terms
+

@@ -23,11 +23,11 @@ from cpsat_pairing.dutch.registry import CRITERIA
 from cpsat_pairing.solver.bounds import CountBound
 from cpsat_pairing.solver.cpsat import STATS
 from cpsat_pairing.solver.lex import LexSolver
-from cpsat_pairing.solver.terms import Term, make_term
+from cpsat_pairing.solver.terms import make_term
 from cpsat_pairing.testing.corpus import recorded
 from cpsat_pairing.testing.large import make_large
 
-from helpers import CORPUS_2017, CORPUS_2017_JAVAFO, CORPUS_2026
+from helpers import CORPUS_2017, CORPUS_2017_JAVAFO, CORPUS_2026, without_least
 
 # Restriction and bounds on every model, narrow enough that the restricted optimum is often not the full one.
 RESTRICTED = SolverSettings(sparse_from=0, windows=(1, 2))
@@ -40,17 +40,8 @@ def restricted_everywhere(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, in
     (`Term.least`, tests/test_shortcuts.py) are off: they settle most small tiers before
     a solve, and here the count model is what bounds them."""
     for name in ("C6", "C7", "C8", "C12"):
-        monkeypatch.setitem(CRITERIA, name, _without_least(CRITERIA[name]))
+        monkeypatch.setitem(CRITERIA, name, without_least(CRITERIA[name]))
     return _record_bounds(monkeypatch)
-
-
-def _without_least(made: Callable[[BracketModel], list[Term]]) -> Callable[[BracketModel], list[Term]]:
-    def terms(bm: BracketModel) -> list[Term]:
-        out = made(bm)
-        for term in out:
-            term.least = None
-        return out
-    return terms
 
 
 def _record_bounds(monkeypatch: pytest.MonkeyPatch, of: Callable[[CountBound], bool] = lambda counts: True

@@ -23,7 +23,7 @@ from cpsat_pairing.dutch.e2026 import criteria as criteria2026
 from cpsat_pairing.dutch.registry import CRITERIA
 from cpsat_pairing.solver.cpsat import STATS
 
-from helpers import CORPUS_2013, CORPUS_2017, CORPUS_2026
+from helpers import CORPUS_2013, CORPUS_2017, CORPUS_2026, without_least
 
 SEARCH_ONLY = SolverSettings(greedy_transposition=False)
 
@@ -60,15 +60,7 @@ def test_the_2026_bounds_change_no_pairing_and_no_tier(name: str, monkeypatch: p
     before = STATS["bounded"]
     bounded = _rounds(paths, "dutch-2026")
     with_bound = STATS["bounded"] - before
-    made = CRITERIA[name]
-
-    def without_bound(bm):  # type: ignore[no-untyped-def]
-        terms = made(bm)
-        for term in terms:
-            term.least = None
-        return terms
-
-    monkeypatch.setitem(CRITERIA, name, without_bound)
+    monkeypatch.setitem(CRITERIA, name, without_least(CRITERIA[name]))
     before = STATS["bounded"]
     assert _rounds(paths, "dutch-2026") == bounded
     assert STATS["bounded"] - before < with_bound  # the bound decided some of these tiers
