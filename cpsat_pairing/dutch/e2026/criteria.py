@@ -3,7 +3,9 @@
 Each criterion is a small function returning the terms it contributes over a bracket
 model, highest priority first, registered under the name `models/dutch-2026.toml`
 lists it by.  The colour criteria are written over `PairModel` (any edition's model):
-the 2017 edition uses them as C.8-C.11.
+the 2017 edition uses them as C.8-C.11.  A term's `least` is a bound the rules prove
+for it once the tiers before it are fixed: an incumbent that meets it is optimal, and
+the tier is fixed without a solve (tests/test_shortcuts.py pairs with and without).
 """
 
 from __future__ import annotations
