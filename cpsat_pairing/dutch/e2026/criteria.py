@@ -179,6 +179,8 @@ def pab_unplayed(bm: BracketModel) -> list[Term]:
 
     Only in the bracket that holds the PAB assignee and floats nobody else (Art. 2.4.4
     note): the condition is checked on the [C6] optimum, which precedes this tier.
+    Where only the bracket's players may have the PAB, an incumbent giving it to one
+    with the fewest unplayed games among them is optimal without a solve.
     """
     if not bm.u or bm.pab_score is None or bm.pab_score < bm.score[bm.bracket[-1]]:
         return []
@@ -187,6 +189,11 @@ def pab_unplayed(bm: BracketModel) -> list[Term]:
     )
     df = list(bm.df.values())
     term.active = lambda solver: sum(solver.var_value(v) for v in df) == 1
+    if bm.far is None and not bm.lower and all(p in bm.in_bracket for p in bm.u):
+        # Every player is modelled and only the bracket's may have the PAB: one of them
+        # has it, so it costs at least the fewest unplayed games among them.
+        fewest = min(bm.state.players[p].unplayed for p in bm.u)
+        term.least = lambda _: fewest
     return [term]
 
 
