@@ -54,7 +54,7 @@ def test_the_greedy_choice_changes_no_pairing_and_no_tier(paths: list[Path], edi
     assert greedy == searched
 
 
-@pytest.mark.parametrize("name", ["C6", "C7", "C8", "C9", "C12"])
+@pytest.mark.parametrize("name", ["C6", "C7", "C8", "C9", "C12", "C14", "C16"])
 def test_the_2026_bounds_change_no_pairing_and_no_tier(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     paths = CORPUS_2026[3:16]
     before = STATS["bounded"]

@@ -304,11 +304,25 @@ def strong_colour_preferences(bm: PairModel) -> list[Term]:
 
 
 def _resident_downfloaters(bm: BracketModel, ago: int, criterion: str, detail: str) -> list[Term]:
+    """The residents who float again after a downfloat `ago` rounds back: at least as
+    many as float beyond those without one, once [C7] fixed how many residents float
+    (`_floated_again`)."""
     weighted = []
     for p in bm.residents:
         if bm.state.players[p].float_in(ago) is Float.DOWN:
             weighted.append((1, bm.df[p]))
-    return [bm.term(criterion, detail, weighted)]
+    term = bm.term(criterion, detail, weighted)
+    if bm.far is None and weighted and bm.residents:
+        level = f"downfloaters scoring {points(bm.score[bm.residents[0]])}"
+        term.least = functools.partial(_floated_again, term, level, len(bm.residents) - len(weighted))
+    return [term]
+
+
+def _floated_again(term: Term, level: str, fresh: int, solver: LexSolver) -> int:
+    """The residents [C7] floats (its tier at the residents' score) beyond the `fresh`
+    ones, who have no such downfloat; the term's own floor before [C7] is fixed."""
+    floated = _settled(solver, "C7", level)
+    return term.bounds()[0] if floated is None else max(0, floated - fresh)
 
 
 def _upfloaters(bm: BracketModel, ago: int, criterion: str, detail: str) -> list[Term]:
