@@ -8,7 +8,7 @@ search from a warm start answers it far faster, which matters once per bracket.
 from __future__ import annotations
 
 from collections import deque
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Collection, Iterable, Sequence
 
 
 def max_matching(adj: Sequence[Sequence[int]], mate: list[int] | None = None, prune: bool = True) -> list[int]:
@@ -135,6 +135,21 @@ def max_matching_covering(adj: Sequence[Sequence[int]], first: Sequence[int],
         if mate[v] == mate[w] == -1:
             mate[v], mate[w] = w, v
     return max_matching(adj, mate)
+
+
+def greedy_mate(players: Sequence[int], excluded: Callable[[int], Collection[int]]) -> list[int]:
+    """A matching to start from, by index into `players`: each player in turn with the
+    next free player he may meet (`excluded(p)`: whom p may not).  It pairs nearly
+    everyone at once, so an augmenting search from it lists few rows (LazyAdjacency)."""
+    n = len(players)
+    mate = [-1] * n
+    for i, p in enumerate(players):
+        if mate[i] == -1:
+            far = excluded(p)
+            j = next((j for j in range(i + 1, n) if mate[j] == -1 and players[j] not in far), None)
+            if j is not None:
+                mate[i], mate[j] = j, i
+    return mate
 
 
 def is_perfect(adj: Sequence[Sequence[int]], mate: list[int] | None = None) -> tuple[bool, list[int]]:

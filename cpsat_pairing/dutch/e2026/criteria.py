@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import weakref
-from collections.abc import Callable
 from fractions import Fraction
 
 from ortools.sat.python import cp_model
@@ -24,7 +23,7 @@ from cpsat_pairing.dutch.model import PairModel
 from cpsat_pairing.dutch.registry import criterion
 from cpsat_pairing.formats.layout import points_text as points
 from cpsat_pairing.solver.lex import LexSolver
-from cpsat_pairing.solver.matching import LazyAdjacency, max_matching
+from cpsat_pairing.solver.matching import LazyAdjacency, greedy_mate, max_matching
 from cpsat_pairing.solver.terms import Term
 
 
@@ -50,29 +49,16 @@ def fewest_downfloaters(bm: BracketModel) -> list[Term]:
 
 def _unmatched(bm: BracketModel, term: Term, known: dict[str, int], solver: LexSolver) -> int:
     """The bracket's players a maximum matching of it leaves out (by parity first: the
-    incumbent at that count needs no matching); computed once, in `known`."""
+    incumbent at that count needs no matching); computed once, in `known`.  The rows of
+    the compatibility graph are listed as the search from the greedy start reaches them."""
     odd = len(bm.bracket) % 2
     if solver.value(term) == odd:
         return odd
     if "unmatched" not in known:
-        known["unmatched"] = max_matching(*_greedy_start(bm.bracket, bm.compatible.excluded)).count(-1)
+        players, excluded = bm.bracket, bm.compatible.excluded
+        adj = LazyAdjacency(len(players), lambda i: [j for j, q in enumerate(players) if q not in excluded(players[i])])
+        known["unmatched"] = max_matching(adj, greedy_mate(players, excluded)).count(-1)
     return known["unmatched"]
-
-
-def _greedy_start(players: list[int], excluded: Callable[[int], frozenset[int]]) -> tuple[LazyAdjacency, list[int]]:
-    """The players' compatibility graph, each row listed when a search reaches it, and
-    a matching to start from: each player in turn with the next free one he may meet.
-    In a big bracket nearly everyone is matched at once and few rows are ever listed."""
-    n = len(players)
-    mate = [-1] * n
-    for i, p in enumerate(players):
-        if mate[i] == -1:
-            far = excluded(p)
-            j = next((j for j in range(i + 1, n) if mate[j] == -1 and players[j] not in far), None)
-            if j is not None:
-                mate[i], mate[j] = j, i
-    adj = LazyAdjacency(n, lambda i: [j for j, q in enumerate(players) if q not in excluded(players[i])])
-    return adj, mate
 
 
 @criterion("C7")
@@ -99,7 +85,7 @@ def _fixed(solver: LexSolver, terms: list[Term]) -> list[int] | None:
     """The values at which `terms` are fixed, or None if one is not fixed yet (a term
     packed into the same solve as the one asking)."""
     values = [solver.fixed_value(t) for t in terms]
-    return None if None in values else values  # type: ignore[return-value]
+    return [v for v in values if v is not None] if None not in values else None
 
 
 def _settled(solver: LexSolver, criterion: str, detail: str) -> int | None:
@@ -156,9 +142,10 @@ def next_bracket(bm: BracketModel) -> list[Term]:
 def _next_pairs_at_most(term: Term, ng: int, at_level: str | None, before: list[Term], solver: LexSolver) -> int:
     """Minus a ceiling on a [C8] count, given the tiers `before` it: the total (none
     before) is at most the next scoregroup's residents and half the following bracket;
-    a level of downfloaters (`at_level`: its [C7] tier) at most its downfloaters, the residents the levels above left and what the total left; the
-    last level exactly what the total and the levels above leave.  The term's own floor
-    until [C6], [C7] and the tiers before it are fixed."""
+    a level of downfloaters (`at_level`: its [C7] tier) at most its downfloaters, the
+    residents the levels above left and what the total left; the last level exactly
+    what the total and the levels above leave.  The term's own floor until [C6], [C7]
+    and the tiers before it are fixed."""
     d, fixed = _downfloaters(solver), _fixed(solver, before)
     if d is None or fixed is None:
         return term.bounds()[0]

@@ -42,7 +42,7 @@ from cpsat_pairing.dutch.result import BracketTrace, Pair
 from cpsat_pairing.dutch.unpairable import no_valid_pairing
 from cpsat_pairing.errors import NoValidPairing, SolveLimitError
 from cpsat_pairing.solver.cpsat import STATS, InfeasibleError, Uncertified
-from cpsat_pairing.solver.matching import LazyAdjacency, is_perfect
+from cpsat_pairing.solver.matching import LazyAdjacency, greedy_mate, is_perfect
 from cpsat_pairing.solver.terms import Term, TierKind
 
 # What a relaxed or partial model may raise instead of answering.
@@ -77,14 +77,7 @@ def pab_prepass(st: RoundState, present: list[int], ok: Compatibility) -> tuple[
     if n % 2:
         levels = [*sorted({st.players[p].pairing_score for p in eligible})]
     adj = LazyAdjacency(n + n % 2, row)
-    # Start: each player in turn with the next free player he may meet.
-    mate = [-1] * len(adj)
-    for i, p in enumerate(present):
-        if mate[i] == -1:
-            far = ok.excluded(p)
-            j = next((j for j in range(i + 1, n) if mate[j] == -1 and present[j] not in far), None)
-            if j is not None:
-                mate[i], mate[j] = j, i
+    mate = greedy_mate(present, ok.excluded) + [-1] * (n % 2)
     for level in levels:
         if level is not None:
             for p in eligible:
