@@ -6,7 +6,10 @@ round pairs the same, with the same tiers, with it and without it; and it does d
 - the 2026 tiers' bounds (e2026/criteria.py): [C6] by parity and a maximum matching
   of the bracket, [C7] by what [C6] and the levels above leave, [C8] by the next
   scoregroup's size, [C12] by the colour preferences' counts; an incumbent at its
-  bound is optimal without a solve.
+  bound is optimal without a solve;
+- a small bracket model's repair (solver/repair.py, `SolverSettings.small_repair`; the
+  2026 and 2013 brackets): a re-pairing of the residents that reaches the tiers' own
+  bounds is optimal.
 """
 
 from __future__ import annotations
@@ -52,6 +55,21 @@ def test_the_greedy_choice_changes_no_pairing_and_no_tier(paths: list[Path], edi
     greedy = _rounds(paths, edition)
     assert STATS["greedy"] > before  # it answered some
     assert greedy == searched
+
+
+@pytest.mark.parametrize(
+    ("paths", "edition"),
+    [(CORPUS_2026[:4], "dutch-2026"), (CORPUS_2013[:2], "dutch-2013")],
+    ids=["2026", "2013"],
+)
+def test_the_small_models_repair_changes_no_pairing_and_no_tier(paths: list[Path], edition: str) -> None:
+    before = STATS["repaired"]
+    searched = _rounds(paths, edition, SolverSettings(small_repair=False))
+    without = STATS["repaired"] - before
+    before = STATS["repaired"]
+    repaired = _rounds(paths, edition)
+    assert STATS["repaired"] - before > without  # it answered some tiers
+    assert repaired == searched
 
 
 @pytest.mark.parametrize("name", ["C6", "C7", "C8", "C9", "C12", "C14", "C16"])

@@ -159,15 +159,19 @@ class BracketModel(PairIndices):
         """Give a big model's solver its restriction and the count model's bound (a
         near model: the bound, which its certificates need; a model too small for a
         restriction but with `bound_from` pairs: the bound, which a search on
-        propagation alone then often reaches, LexSolver._reaching_run)."""
+        propagation alone then often reaches, LexSolver._reaching_run).  Any other
+        model gets the residents' re-pairing alone, tried against the tiers' own
+        bounds (`SolverSettings.small_repair`)."""
         optional = self.optional_pairs()
+        me = weakref.proxy(self)  # see `counts`
         if optional or self.far is not None or len(self.x) >= self.settings.bound_from:
-            me = weakref.proxy(self)  # see `counts`
             width = self.settings.near_window
             self.solver.use_restrictions(
                 optional, lambda chunk, fixed: me.counts.minimum(chunk, fixed), lambda chunk, target: repair(me, chunk, target),
                 (lambda chunk: settled_pairs(me, chunk, width)) if self.far is not None else None,
             )
+        elif self.settings.small_repair:
+            self.solver.use_restrictions([], None, lambda chunk, target: repair(me, chunk, target))
 
     def player_families(self) -> dict[str, dict[int, cp_model.IntVar]]:
         return {"df": self.df, "u": self.u, "exit": self.exit}

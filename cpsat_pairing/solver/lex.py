@@ -414,7 +414,10 @@ class LexSolver(PartialModel):
         `unpack`, it raises _Unpack (the caller solves the chunk's first tier alone),
         else its near solution within a budget and the relaxation certify the tier or
         name the far pairs that reach it (`_near_tier`, solver/partial.py), and past
-        that its own optimum must be certified (`_certify`)."""
+        that its own optimum must be certified (`_certify`).
+
+        A small model with only a repair (no restriction, no count model) keeps the
+        repaired incumbent where it reaches the terms' own bounds (`floor`)."""
         self.model.clear_objective()
         if objective is not None:
             set_objective(self.model, *objective)
@@ -461,6 +464,11 @@ class LexSolver(PartialModel):
                     return
                 if least is None:
                     break  # nothing to reach: the full model decides
+        elif objective is not None and chunk and self.repair is not None:
+            own = sum(w * self.floor(t) for t, w in chunk)
+            if self._repaired(chunk, own) <= own:
+                STATS["bounded"] += 1  # the repaired incumbent meets the terms' own bound
+                return
         # Without the LP first only where nothing tried it yet: restrictions did, in
         # their own runs, and a near model's certified run chose its own (partial.py).
         if reach and not self.optional and not self.partial:

@@ -85,6 +85,11 @@ class SolverSettings:
     # turn with the lowest S2 player left), checked whole, before the fixed search:
     # where the greedy choice is a solution it is the search's answer (dutch/order.py).
     greedy_transposition: bool = True
+    # A small bracket model's tier first tries the residents re-paired (solver/repair.py)
+    # against the tier's own bound (`Term.least`): a proposal that reaches it is optimal
+    # and checked whole, so the tier needs no CP-SAT call.  Big models always do this,
+    # against the count model's bound.
+    small_repair: bool = True
     # A complete proposal is checked without CP-SAT (solver/evaluate.py) in plain Python
     # on a model of at most this many variables, in numpy on a bigger one: numpy's
     # import costs a fresh process more than a small round's evaluations.
