@@ -87,9 +87,12 @@ def _solve(rc: RoundContext, players: list[int], mdps: list[int], next_group: li
 
 
 def _tiers(rc: RoundContext, bm: BracketModel, players: list[int], mdps: list[int], next_group: list[int],
-           kind: str) -> BracketModel:
-    """The edition's tiers then the generation order on the model `bm` (of that kind)."""
+           kind: str, with_c12: bool = True) -> BracketModel:
+    """The edition's tiers then the generation order on the model `bm` (of that kind);
+    without C.12 when `with_c12` is False."""
     names = rc.edition.quality
+    if not with_c12:
+        names = tuple(n for n in names if n != C12_NAME)
     cut = names.index(C12_NAME) if C12_NAME in names else len(names)
     before = _terms(bm, names[:cut])
     bm.solver.minimize(before)
@@ -105,6 +108,18 @@ def _tiers(rc: RoundContext, bm: BracketModel, players: list[int], mdps: list[in
     bm.solver.minimize(c12 + _terms(bm, names[cut + 1 :]))
     generation_order(bm, rc.edition.s1_size)
     return bm
+
+
+def _repaired_without_c12(rc: RoundContext, players: list[int], mdps: list[int],
+                          next_group: list[int]) -> BracketModel | None:
+    """C.13's backtracking into this bracket: its exact model (every player below paired)
+    on every tier but C.12 -- C.13 asks for a pairing that lets the rest be paired, not
+    for MDPs the next bracket can pair (no C.12 while already backtracking)."""
+    try:
+        return _tiers(rc, _model(rc, players, mdps, next_group, "exact"), players, mdps, next_group, "exact",
+                      with_c12=False)
+    except (NoValidPairing, InfeasibleError):
+        return None
 
 
 def _terms(bm: BracketModel, names: Sequence[str]) -> list[Term]:
@@ -320,6 +335,15 @@ class Procedure2013:
             # C.13 backtracks into this bracket (the penultimate one).
             bm = _solve(rc, players, model_mdps, bracket.next_group, "exact")
             pairs, floaters = bm.bracket_result()
+            changed = unconstrained is not None and (sorted(pairs), floaters) != unconstrained
+            if changed and not last and rc.forced is None and backtracking_options(bm) is not None:
+                # The bracket's own best pairing cannot be kept: C.13 re-pairs it, and
+                # C.12 does not backtrack while C.13 already is (no C.12 tier).
+                alt = _repaired_without_c12(rc, players, model_mdps, bracket.next_group)
+                if alt is not None:
+                    a_pairs, a_floaters = alt.bracket_result()
+                    if (sorted(a_pairs), sorted(a_floaters)) != (sorted(pairs), sorted(floaters)):
+                        bm, pairs, floaters = alt, a_pairs, a_floaters
             full = bm.complete()
             assert full is not None
             backtracked = unconstrained is not None and (sorted(pairs), floaters) != unconstrained
