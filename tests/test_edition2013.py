@@ -64,6 +64,16 @@ def test_javafo_1_bye_is_read_as_the_pab() -> None:
     assert not st.players[14].pab_eligible  # B.1.b
 
 
+def test_javafo_1_bye_beside_half_point_byes_written_as_draws() -> None:
+    """j103189 writes requested half-point byes the older way, `0000 - =` (read as H),
+    and the byes it allocated as `0000 - +`: those are still the rounds' PABs (22 in
+    round 8), not full-point byes that leave the player out of the round."""
+    t = read_trf(CORPUS / "dutch-2013" / "generated" / "j103189.trf")
+    assert t.player(14).entry(9).result == "H"
+    assert t.player(22).entry(8).result == "U" and file_round(t, 8).bye == 22
+    assert 22 in build_state(t, 8, load_edition("dutch-2013").state_rules).present
+
+
 def test_no_preference_after_round_1_even_tpn_takes_the_initial_colour() -> None:
     """j000017 round 2: 13 (forfeit win as Black) meets 45 (bye); neither has played, so
     neither has a preference.  JaVaFo 1.4 gives the higher-ranked player the initial

@@ -51,6 +51,20 @@ def parse_blocks(line: str, pid: int, number: int, warn: Warn) -> tuple[RoundEnt
     return tuple(blocks)
 
 
+def writes_bye_code(line: str) -> bool:
+    """Does the player line write a bye code (`0000 - U/F/H`) in some round?  A
+    half-point bye written as a draw (`0000 - =`) is the older way and does not count
+    (trf_read._legacy_pab)."""
+    rnd = 1
+    while block_col(rnd) <= len(line):
+        col = block_col(rnd)
+        block = cols(line, col, col + 9)
+        if len(block) > 7 and not block[:4].strip("0 ") and block[7].upper() in "UFH":
+            return True
+        rnd += 1
+    return False
+
+
 def parse_block(block: str, col: int, pid: int, rnd: int, number: int, warn: Warn) -> RoundEntry:
     for offset in (4, 6, 8, 9):
         if block[offset] != " ":

@@ -43,7 +43,7 @@ from cpsat_pairing.formats.fields import (
 from cpsat_pairing.formats.layout import (
     COMPLEMENTARY, ID_COLS, MAX_ID, MAX_ROUNDS, POINTS_COLS, TRF16X_CODES, TRF26_CODES, block_col, format_points,
 )
-from cpsat_pairing.formats.players import parse_player
+from cpsat_pairing.formats.players import parse_player, writes_bye_code
 from cpsat_pairing.formats.scoring import BB_FIELDS, FIELDS_162, XXS_FIELDS, XXS_ONE_COLOUR, ScoringBuilder
 from cpsat_pairing.formats.tiebreak_codes import parse_tiebreaks
 
@@ -75,6 +75,7 @@ class _Reader:
     tiebreaks_202: tuple[str, ...] = ()
     standings_212: tuple[str, ...] = ()
     codes: set[str] = field(default_factory=set)
+    bye_codes: bool = False  # some player line writes `0000 - U/F/H` (not the older `=`)
     warnings: list[str] = field(default_factory=list)
     contradictions: list[Contradiction] = field(default_factory=list)
     # ids named by engine records: (id, line, column, record, must exist)
@@ -240,6 +241,7 @@ class _Reader:
             )
         self.player_line[player.id] = number
         self.players.append(player)
+        self.bye_codes = self.bye_codes or writes_bye_code(line)
 
     # -- engine instructions ------------------------------------------------------------
 
@@ -341,7 +343,8 @@ class _Reader:
             header_lines=tuple(self.header),
             source=self.source,
         )
-        t = _legacy_pab(t)
+        if not self.bye_codes:
+            t = _legacy_pab(t)
         self._check_rounds(t)
         self._check_byes(t)
         self._check_points(t)
@@ -432,14 +435,13 @@ def _legacy_pab(t: Tournament) -> Tournament:
     """Read a TRF06-era pairing-allocated bye (`0000 - +`) as `U`.
 
     Before TRF16 there were no bye codes: JaVaFo 1.x wrote the bye it allocated as a
-    point without opponent, `0000 - +`.  In a file that uses none of the bye codes
-    (U, F, H), a round where exactly one player has `0000 - +` gave that player the
-    pairing-allocated bye.  Only in a round that was paired (someone has an opponent):
-    in the round to pair, `0000 - +` is a full-point bye the arbiter entered.
+    point without opponent, `0000 - +`, and a half-point bye as a draw, `0000 - =`.  In
+    a file that writes none of the bye codes (U, F, H; the caller knows), a round where
+    exactly one player has `0000 - +` gave that player the pairing-allocated bye.  Only
+    in a round that was paired (someone has an opponent): in the round to pair, `0000 -
+    +` is a full-point bye the arbiter entered.
     """
-    if t.dialect == "trf26" or any(
-        e is not None and e.opponent is None and e.result in "UFH" for p in t.players for e in p.rounds
-    ):
+    if t.dialect == "trf26":
         return t
     last = max((len(p.rounds) for p in t.players), default=0)
     pab: dict[int, int] = {}  # round -> player
