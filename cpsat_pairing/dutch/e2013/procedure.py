@@ -36,6 +36,7 @@ from cpsat_pairing.dutch.aggregate import AggregateBracketModel
 from cpsat_pairing.dutch.alone import finish_alone, solve_alone
 from cpsat_pairing.dutch.bracket import BracketModel
 from cpsat_pairing.dutch.completion import complete_pairing
+from cpsat_pairing.dutch.e2013 import next_pairs
 from cpsat_pairing.dutch.e2013.criteria import (
     C12,
     C12_NAME,
@@ -97,15 +98,20 @@ def _tiers(rc: RoundContext, bm: BracketModel, players: list[int], mdps: list[in
     before = _terms(bm, names[:cut])
     bm.solver.minimize(before)
     options = backtracking_options(bm) if C12_NAME in names else None
+    # C.12's next-bracket pairs (next_pairs.py) are asked of the whole model, after every
+    # tier, where the bracket-alone answer leaves the next bracket short of pairs.
+    last_pairs = with_c12 and bool(bm.next_group)
     if rc.settings.bracket_alone:
         decided = _by_matching(rc, bm, options, before, names[:cut], names[cut + 1 :])
-        if decided:
+        if decided and not (last_pairs and next_pairs.may_gain(bm, bm.bracket_result()[1])):
             return bm
         if decided is not None:  # it left its cuts and tiers in the model: start afresh
             bm = _model(rc, players, mdps, next_group, kind)
             bm.solver.minimize(_terms(bm, names[:cut]))
     c12 = [] if options is None else [backtracking_term(bm, options)]
     bm.solver.minimize(c12 + _terms(bm, names[cut + 1 :]))
+    if last_pairs:
+        next_pairs.keep_most_next_pairs(bm)
     generation_order(bm, rc.edition.s1_size)
     return bm
 

@@ -1,0 +1,100 @@
+"""C.12 "allows P1 pairings here" as the last requirement before the generation order.
+
+C.12 goes back to the previous bracket for "another pairing there that moves down a
+different set of players of the same size and same scores and allows P1 pairings here".
+JaVaFo 1.4 does so only among the pairings of that bracket that meet every requirement
+the bracket was paired under: among candidates equal on every tier it takes the first
+in the D.1/D.2 order whose floaters let the next bracket make its P1 pairings, never a
+candidate that is worse on X or on a float requirement (docs/edition-2013.md).  "Its
+P1 pairings" as C.1 and C.2 set them there: every floater (an MDP there) has an
+opponent in the next scoregroup, and the next scoregroup's players who have an
+opponent among its players and the floaters (C.1 moves the others down) are all
+paired but at most one.  Only a bracket that pairs all of its players but at most one
+goes back so: when P1 was lowered there (C.14), its floaters stand.
+
+Not in a bracket that C.13's backtracking re-pairs (C.12 is not asked there at all).
+"""
+
+from __future__ import annotations
+
+from ortools.sat.python import cp_model
+
+from cpsat_pairing.dutch.bracket import BracketModel
+from cpsat_pairing.solver.matching import max_matching
+
+
+def next_pairs(bm: BracketModel, floaters: frozenset[int], nxt: list[int]) -> int:
+    """1 when the next bracket, with these floaters as its MDPs, allows its P1 pairings:
+    every floater has an opponent there (C.1 sends an MDP without one to C.12), and the
+    residents with an opponent (C.1 moves the others down) all but one pair."""
+    if any(not any(bm.compatible(f, q) for q in nxt) for f in floaters):
+        return 0
+    group = set(floaters) | set(nxt)
+    residents = [q for q in nxt if any(bm.compatible(q, o) for o in group if o != q)]
+    return int(_matched(bm, floaters, residents) >= (len(floaters) + len(residents)) // 2)
+
+
+def _matched(bm: BracketModel, floaters: frozenset[int], nxt: list[int]) -> int:
+    """The pairs the next bracket can make with these floaters (B.1/B.2): a maximum
+    matching over the floaters and the next scoregroup, floaters not paired together."""
+    verts = [*floaters, *nxt]
+    index = {v: i for i, v in enumerate(verts)}
+    adj: list[list[int]] = [[] for _ in verts]
+    for i, v in enumerate(verts):
+        for w in verts[max(i + 1, len(floaters)) :]:
+            if bm.compatible(v, w):
+                adj[i].append(index[w])
+                adj[index[w]].append(i)
+    return sum(1 for m in max_matching(adj) if m != -1) // 2
+
+
+def may_gain(bm: BracketModel, floaters: list[int]) -> bool:
+    """Could another set of floaters do better?  Not when the bracket floats nobody or
+    more than one player, or its floater already allows the next bracket its P1
+    pairings."""
+    if len(floaters) != 1:
+        return False  # none: every solution floats nobody (P is fixed)
+    return next_pairs(bm, frozenset(floaters), list(bm.next_group)) < 1
+
+
+def _floaters(bm: BracketModel, values: dict[int, int]) -> frozenset[int]:
+    return frozenset(p for p in bm.bracket if values.get(bm.df[p].index))
+
+
+def keep_most_next_pairs(bm: BracketModel) -> None:
+    """Among the solutions of every tier fixed so far, keep only the floater sets that
+    allow the next bracket its P1 pairings, if any does: each set is found by a probe,
+    cut off while probing, and the others are cut off for good."""
+    nxt = list(bm.next_group)
+    floaters = _floaters(bm, bm.solver.values)
+    if len(floaters) != 1:
+        return
+    best = next_pairs(bm, floaters, nxt)
+    m = bm.model
+    probe = m.new_bool_var("next_pairs_probe")
+    bm.solver.add_variables([probe])
+    seen: list[tuple[frozenset[int], int]] = [(floaters, best)]
+    best_values = dict(bm.solver.values)
+
+    def same_set(fl: frozenset[int]) -> cp_model.LinearExprT:
+        """len(fl) exactly when the floaters are `fl`: a cut is `same_set(fl) <= len(fl) - 1`."""
+        return cp_model.LinearExpr.sum([bm.df[p] for p in fl]) - cp_model.LinearExpr.sum(
+            [bm.df[p] for p in bm.bracket if p not in fl])
+
+    # Every solution has as many floaters as the incumbent (P is fixed), at most one:
+    # at most one probe per player of the bracket.
+    while True:
+        m.add(same_set(floaters) <= len(floaters) - 1).only_enforce_if(probe)
+        found = bm.solver.check_values([(probe.index, 1)])
+        if found is None:
+            break
+        floaters = _floaters(bm, found)
+        value = next_pairs(bm, floaters, nxt)
+        seen.append((floaters, value))
+        if value > best:
+            best, best_values = value, found
+    m.add(probe == 0)
+    bm.solver.set_incumbent(dict(best_values))
+    for fl, value in seen:
+        if value < best:
+            m.add(same_set(fl) <= len(fl) - 1)
