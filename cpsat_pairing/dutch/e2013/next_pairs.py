@@ -17,8 +17,6 @@ Not in a bracket that C.13's backtracking re-pairs (C.12 is not asked there at a
 
 from __future__ import annotations
 
-from ortools.sat.python import cp_model
-
 from cpsat_pairing.dutch.bracket import BracketModel
 from cpsat_pairing.solver.matching import max_matching
 
@@ -62,39 +60,20 @@ def _floaters(bm: BracketModel, values: dict[int, int]) -> frozenset[int]:
 
 
 def keep_most_next_pairs(bm: BracketModel) -> None:
-    """Among the solutions of every tier fixed so far, keep only the floater sets that
-    allow the next bracket its P1 pairings, if any does: each set is found by a probe,
-    cut off while probing, and the others are cut off for good."""
+    """Among the solutions of every tier fixed so far, which all float one player (P
+    is fixed), keep those whose floater allows the next bracket its P1 pairings, if
+    any does: the test is read for each player who could float, and one feasibility
+    question says whether a solution floats one who passes it."""
     nxt = list(bm.next_group)
-    floaters = _floaters(bm, bm.solver.values)
-    if len(floaters) != 1:
+    if len(_floaters(bm, bm.solver.values)) != 1:
         return
-    best = next_pairs(bm, floaters, nxt)
-    m = bm.model
-    probe = m.new_bool_var("next_pairs_probe")
-    bm.solver.add_variables([probe])
-    seen: list[tuple[frozenset[int], int]] = [(floaters, best)]
-    best_values = dict(bm.solver.values)
-
-    def same_set(fl: frozenset[int]) -> cp_model.LinearExprT:
-        """len(fl) exactly when the floaters are `fl`: a cut is `same_set(fl) <= len(fl) - 1`."""
-        return cp_model.LinearExpr.sum([bm.df[p] for p in fl]) - cp_model.LinearExpr.sum(
-            [bm.df[p] for p in bm.bracket if p not in fl])
-
-    # Every solution has as many floaters as the incumbent (P is fixed), at most one:
-    # at most one probe per player of the bracket.
-    while True:
-        m.add(same_set(floaters) <= len(floaters) - 1).only_enforce_if(probe)
-        found = bm.solver.check_values([(probe.index, 1)])
-        if found is None:
-            break
-        floaters = _floaters(bm, found)
-        value = next_pairs(bm, floaters, nxt)
-        seen.append((floaters, value))
-        if value > best:
-            best, best_values = value, found
-    m.add(probe == 0)
-    bm.solver.set_incumbent(dict(best_values))
-    for fl, value in seen:
-        if value < best:
-            m.add(same_set(fl) <= len(fl) - 1)
+    failing = [p for p in bm.bracket if not next_pairs(bm, frozenset((p,)), nxt)]
+    if len(failing) == len(bm.bracket):
+        return
+    fixed = [(bm.df[p].index, 0) for p in failing]
+    found = bm.solver.check_values(fixed)
+    if found is None:
+        return
+    bm.solver.set_incumbent(dict(found))
+    for p in failing:
+        bm.model.add(bm.df[p] == 0)
