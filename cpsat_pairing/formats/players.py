@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from cpsat_pairing.domain.tournament import PENDING_RESULT, Colour, Player, RoundEntry
 from cpsat_pairing.formats.fields import FieldError, cols, int_at, points_at
@@ -37,15 +37,19 @@ def parse_player(line: str, number: int, warn: Warn) -> Player:
     )
 
 
-def parse_blocks(line: str, pid: int, number: int, warn: Warn) -> tuple[RoundEntry | None, ...]:
-    """Round blocks from column 92, 10 columns each; trailing absent rounds dropped."""
-    blocks: list[RoundEntry | None] = []
+def _raw_blocks(line: str) -> Iterator[tuple[int, int, str]]:
+    """(round, column, text) of each round block: from column 92, 10 columns each."""
     rnd = 1
     while block_col(rnd) <= len(line):
         col = block_col(rnd)
-        block = cols(line, col, col + 9)
-        blocks.append(parse_block(block, col, pid, rnd, number, warn) if block.strip() else None)
+        yield rnd, col, cols(line, col, col + 9)
         rnd += 1
+
+
+def parse_blocks(line: str, pid: int, number: int, warn: Warn) -> tuple[RoundEntry | None, ...]:
+    """Round blocks from column 92, 10 columns each; trailing absent rounds dropped."""
+    blocks = [parse_block(block, col, pid, rnd, number, warn) if block.strip() else None
+              for rnd, col, block in _raw_blocks(line)]
     while blocks and blocks[-1] is None:
         blocks.pop()
     return tuple(blocks)
@@ -55,14 +59,8 @@ def writes_bye_code(line: str) -> bool:
     """Does the player line write a bye code (`0000 - U/F/H`) in some round?  A
     half-point bye written as a draw (`0000 - =`) is the older way and does not count
     (trf_read._legacy_pab)."""
-    rnd = 1
-    while block_col(rnd) <= len(line):
-        col = block_col(rnd)
-        block = cols(line, col, col + 9)
-        if len(block) > 7 and not block[:4].strip("0 ") and block[7].upper() in "UFH":
-            return True
-        rnd += 1
-    return False
+    return any(len(block) > 7 and not block[:4].strip("0 ") and block[7].upper() in "UFH"
+               for _, _, block in _raw_blocks(line))
 
 
 def parse_block(block: str, col: int, pid: int, rnd: int, number: int, warn: Warn) -> RoundEntry:

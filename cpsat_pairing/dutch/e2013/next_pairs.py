@@ -21,15 +21,15 @@ from cpsat_pairing.dutch.bracket import BracketModel
 from cpsat_pairing.solver.matching import max_matching
 
 
-def next_pairs(bm: BracketModel, floaters: frozenset[int], nxt: list[int]) -> int:
-    """1 when the next bracket, with these floaters as its MDPs, allows its P1 pairings:
+def allows_p1_pairings(bm: BracketModel, floaters: frozenset[int], nxt: list[int]) -> bool:
+    """True when the next bracket, with these floaters as its MDPs, allows its P1 pairings:
     every floater has an opponent there (C.1 sends an MDP without one to C.12), and the
     residents with an opponent (C.1 moves the others down) all but one pair."""
     if any(not any(bm.compatible(f, q) for q in nxt) for f in floaters):
-        return 0
+        return False
     group = set(floaters) | set(nxt)
     residents = [q for q in nxt if any(bm.compatible(q, o) for o in group if o != q)]
-    return int(_matched(bm, floaters, residents) >= (len(floaters) + len(residents)) // 2)
+    return _matched(bm, floaters, residents) >= (len(floaters) + len(residents)) // 2
 
 
 def _matched(bm: BracketModel, floaters: frozenset[int], nxt: list[int]) -> int:
@@ -52,7 +52,7 @@ def may_gain(bm: BracketModel, floaters: list[int]) -> bool:
     pairings."""
     if len(floaters) != 1:
         return False  # none: every solution floats nobody (P is fixed)
-    return next_pairs(bm, frozenset(floaters), list(bm.next_group)) < 1
+    return not allows_p1_pairings(bm, frozenset(floaters), list(bm.next_group))
 
 
 def _floaters(bm: BracketModel, values: dict[int, int]) -> frozenset[int]:
@@ -67,7 +67,7 @@ def keep_most_next_pairs(bm: BracketModel) -> None:
     nxt = list(bm.next_group)
     if len(_floaters(bm, bm.solver.values)) != 1:
         return
-    failing = [p for p in bm.bracket if not next_pairs(bm, frozenset((p,)), nxt)]
+    failing = [p for p in bm.bracket if not allows_p1_pairings(bm, frozenset((p,)), nxt)]
     if len(failing) == len(bm.bracket):
         return
     fixed = [(bm.df[p].index, 0) for p in failing]
