@@ -10,7 +10,8 @@ import pytest
 from helpers import CORPUS
 
 from cpsat_pairing import ColourRule, SolverSettings, load_edition, pair, read_trf
-from cpsat_pairing.apps.check import file_round
+from cpsat_pairing.apps.check import Verdict, check_round, file_round
+from cpsat_pairing.apps.compare import DifferenceKind
 from cpsat_pairing.domain.state import PlayerState, PrefKind, build_state, round_exists
 from cpsat_pairing.domain.tournament import Colour
 from cpsat_pairing.dutch.boards import make_boards
@@ -20,6 +21,7 @@ from cpsat_pairing.dutch.e2013 import procedure as procedure2013
 from cpsat_pairing.dutch.e2013.criteria import all_floaters_matched, variable, x1_z1
 from cpsat_pairing.dutch.e2013.procedure import treated_as_homogeneous
 from cpsat_pairing.solver.cpsat import STATS, InfeasibleError
+from cpsat_pairing.testing.mutate import swap_opponents
 
 CORPUS_2013 = CORPUS / "dutch-2013" / "dev"
 # Rounds the model does not reproduce yet, with the rule we believe decides them.
@@ -128,6 +130,29 @@ def test_penultimate_bracket_that_can_pair_only_without_its_mdp_joins_the_lowest
     assert set(penultimate.downfloaters) <= set(lowest.mdps)
     fr = file_round(t, 8)
     assert (set(got.as_pairs()), got.bye) == (set(fr.pairs), fr.bye) and got.bye == 36
+
+
+def test_a_given_pairing_is_scored_on_the_brackets_and_tiers_of_the_rules() -> None:
+    """j000016 round 12: C.13 re-pairs bracket 4.0 without C.12 (its own best pairing
+    leaves the rest unpairable) and joins the brackets below it.  A file that differs
+    from the rules only in the joined bracket (two of its boards exchange opponents)
+    is scored on the same brackets and tiers: the first difference is in the joined
+    bracket, where the generation order picks the rules' pairing first -- not a C.12
+    tier at 4.0 that the rules' pairing does not have, nor a bracket of other players."""
+    t = read_trf(CORPUS_2013 / "j000016.trf")
+    rules = pair(t, 12, "dutch-2013")
+    repaired = next(tr for tr in rules.brackets if tr.score == 4)
+    assert repaired.pairs and not any(tier.criterion == "C.12" for tier in repaired.tiers)
+    joined = rules.brackets[-1]
+    assert len({build_state(t, 12).players[p].pairing_score for p in joined.residents}) > 1
+    boards = file_round(t, 12).pairs
+    i, j = (next(k for k, pq in enumerate(boards) if p in pq) for p in (35, 54))
+    given = swap_opponents(t, 12, i, j)
+    res = check_round(given, 12, "dutch-2013")
+    assert res.verdict is Verdict.PAIRS_DIFFER and res.difference is not None
+    assert res.difference.kind is DifferenceKind.GENERATION and not res.difference.other_better
+    assert res.difference.bracket == joined.score and res.difference.tier is not None
+    assert res.difference.tier.criterion == "MDP-pairing"
 
 
 def _player(pid: int, colours: str, unplayed: int = 0) -> PlayerState:
@@ -281,10 +306,10 @@ def _lazy_models_only(monkeypatch: pytest.MonkeyPatch) -> None:
     of the model (the aggregate model holds the bracket's pairs only)."""
     real = procedure2013._solve
 
-    def solve(rc, players, mdps, next_group, kind):
+    def solve(rc, players, mdps, next_group, kind, *rest):
         if kind == "aggregate":
             raise InfeasibleError("the lazy model in this test")
-        return real(rc, players, mdps, next_group, kind)
+        return real(rc, players, mdps, next_group, kind, *rest)
 
     monkeypatch.setattr(procedure2013, "_solve", solve)
 

@@ -104,11 +104,11 @@ def test_2013_lazy_model_without_a_solution_leaves_the_exact_model_to_prove_it(m
     original = procedure2013._solve
     kinds = []
 
-    def solve(rc, players, mdps, next_group, kind):
+    def solve(rc, players, mdps, next_group, kind, *rest):
         kinds.append(kind)
         if kind == "lazy":
             raise InfeasibleError("forced to fail")
-        return original(rc, players, mdps, next_group, kind)
+        return original(rc, players, mdps, next_group, kind, *rest)
 
     monkeypatch.setattr(procedure2013, "_solve", solve)
     with pytest.raises(NoValidPairing) as info:

@@ -168,7 +168,7 @@ def test_driver_keeps_what_the_engine_reproduces(tmp_path: Path) -> None:
 def test_replay_why_names_what_decides_a_miss() -> None:
     """`replay.py --why`: the class `check` finds for a missed round (counts left out)."""
     t = read_trf(GENERATED / "j100355.trf")
-    assert deciding(t, 8, "dutch-2013") == "composition"
+    assert deciding(t, 8, "dutch-2013") == "quality: B.3 pairs with score difference s"
     assert deciding(t, 7, "dutch-2013") == "match"
 
 

@@ -67,7 +67,8 @@ def treated_as_homogeneous(n_mdps: int, size: int) -> bool:
     return n_mdps > 0 and 2 * n_mdps >= size
 
 
-def _solve(rc: RoundContext, players: list[int], mdps: list[int], next_group: list[int], kind: str) -> BracketModel:
+def _solve(rc: RoundContext, players: list[int], mdps: list[int], next_group: list[int], kind: str,
+           with_c12: bool = True) -> BracketModel:
     """One bracket's model ("lazy": the bracket and the next scoregroup pair by pair;
     "exact": every remaining player), solved on the edition's tiers then the
     generation order ("aggregate": the bracket pair by pair, the next scoregroup as
@@ -84,7 +85,7 @@ def _solve(rc: RoundContext, players: list[int], mdps: list[int], next_group: li
         )[1]
         if found is not None:
             return found
-    return _tiers(rc, _model(rc, players, mdps, next_group, kind), players, mdps, next_group, kind)
+    return _tiers(rc, _model(rc, players, mdps, next_group, kind), players, mdps, next_group, kind, with_c12)
 
 
 def _tiers(rc: RoundContext, bm: BracketModel, players: list[int], mdps: list[int], next_group: list[int],
@@ -272,6 +273,27 @@ def _mdps_dropped(mdps: Sequence[int], first: Sequence[int], floaters: Sequence[
     return any(p not in first for p in mdps) and all(p in floaters for p in mdps)
 
 
+def _repaired_by_the_rules(rc: RoundContext, bracket: Bracket) -> bool:
+    """Scoring a given pairing against the rules' pairing of the round: this bracket is
+    the rules' and they paired it without C.12 (C.13 re-paired it, `_repaired_without_c12`).
+    Whether C.13 re-pairs a bracket depends on the bracket, not on the pairing scored,
+    so the given pairing is scored on the same tiers: else it would be compared on a
+    C.12 tier the rules' pairing does not have."""
+    known = rc.rules_trace(bracket) if rc.forced is not None else None
+    return known is not None and bool(known.pairs) and not any(t.criterion == C12[0] for t in known.tiers)
+
+
+def _joined_by_the_rules(rc: RoundContext) -> bool:
+    """Scoring a given pairing against the rules' pairing of the round: the rules
+    joined the brackets below this one (C.13), so the given pairing is scored on the
+    same brackets.  The joined bracket is the one after this bracket's trace whose
+    residents come from more than one scoregroup."""
+    i = len(rc.brackets) + 1
+    if rc.against is None or i >= len(rc.against.brackets):
+        return False
+    return len({rc.score[p] for p in rc.against.brackets[i].residents}) > 1
+
+
 def _penultimate(rc: RoundContext, bracket: Bracket) -> bool:
     """Every player still to pair is in this bracket or the next scoregroup."""
     upper = frozenset(bracket.players) | frozenset(bracket.next_group)
@@ -319,10 +341,11 @@ class Procedure2013:
         # The aggregate model relaxes the lazy one (the next scoregroup as counts): its
         # answer is the lazy model's when the round can be completed after it;
         # otherwise the lazy model decides.
+        with_c12 = not _repaired_by_the_rules(rc, bracket)
         for kind in ("aggregate", "lazy") if rc.forced is None else ("lazy",):
             unconstrained = None
             try:
-                bm = _solve(rc, players, model_mdps, bracket.next_group, kind)
+                bm = _solve(rc, players, model_mdps, bracket.next_group, kind, with_c12)
                 pairs, floaters = bm.bracket_result()
                 unconstrained = (sorted(pairs), list(floaters))
                 full = bm.complete()
@@ -384,7 +407,8 @@ class Procedure2013:
             # C.13: backtracking brought P down to 0 here: this bracket joins the ones
             # below as the S1 of the new lowest bracket.
             merge = list(players)
-        elif backtracked and not last and any(score[p] < rc.scoregroups[rc.next_group] for p in rc.remaining):
+        elif ((backtracked if rc.forced is None else _joined_by_the_rules(rc)) and not last
+              and any(score[p] < rc.scoregroups[rc.next_group] for p in rc.remaining)):
             # This bracket was re-paired so that the lowest one could be paired: by
             # then every bracket below had been joined into it (C.13); this
             # bracket's floaters are its MDPs.
