@@ -294,9 +294,28 @@ def _downfloaters(bm: BracketModel, ago: int, criterion: str, detail: str) -> li
     bracket treated as homogeneous by A.3, or as the bye) adds no second downfloat, so
     only players of the bracket's own score count (as JaVaFo 1.4 reads it;
     docs/edition-2013.md names the replayed rounds that decided it)."""
+    return [bm.term(criterion, detail, ((1, bm.df[p]) for p in floated_before(bm, ago)))]
+
+
+def floated_before(bm: BracketModel, ago: int) -> list[int]:
+    """The players B.5 (`ago` 1) or B.6 (2) counts when they move down: the bracket's
+    own players who received a downfloat `ago` rounds before."""
     level = min(bm.score[p] for p in bm.bracket)
-    weighted = [(1, bm.df[p]) for p in bm.bracket if bm.score[p] == level and bm.state.players[p].float_in(ago) is Float.DOWN]
-    return [bm.term(criterion, detail, weighted)]
+    return [p for p in bm.bracket if bm.score[p] == level and bm.state.players[p].float_in(ago) is Float.DOWN]
+
+
+def floated_unplayed(bm: BracketModel, p: int, ago: int) -> bool:
+    """Was the downfloat `ago` rounds before an unplayed round (a bye or a forfeit win:
+    B.1.b counts it as a downfloat too)?"""
+    entry = bm.state.tournament.player(p).entry(bm.state.round - ago)
+    return entry is None or not entry.played
+
+
+def downfloater_term(bm: BracketModel, ago: int, players: list[int], later: bool = False) -> Term:
+    """B.5 (`ago` 1) or B.6 (2) for downfloaters counted over `players` only; `later`:
+    the part weighed after C.12's "P1 pairings here" (procedure.py)."""
+    name, detail = DOWNFLOATS[ago]
+    return bm.term(name, f"{detail}, after C.12" if later else detail, ((1, bm.df[p]) for p in players))
 
 
 def _upfloaters(bm: BracketModel, ago: int, criterion: str, detail: str) -> list[Term]:
@@ -317,14 +336,20 @@ def _upfloaters(bm: BracketModel, ago: int, criterion: str, detail: str) -> list
     return [bm.term(criterion, detail, weighted)]
 
 
+DOWNFLOATS = {
+    1: ("B.5", "downfloaters with a downfloat in the previous round (C.10.d)"),
+    2: ("B.6", "downfloaters with a downfloat two rounds before (C.10.c)"),
+}
+
+
 @criterion("2013:B5down")
 def b5_down(bm: BracketModel) -> list[Term]:
-    return _downfloaters(bm, 1, "B.5", "downfloaters with a downfloat in the previous round (C.10.d)")
+    return _downfloaters(bm, 1, *DOWNFLOATS[1])
 
 
 @criterion("2013:B6down")
 def b6_down(bm: BracketModel) -> list[Term]:
-    return _downfloaters(bm, 2, "B.6", "downfloaters with a downfloat two rounds before (C.10.c)")
+    return _downfloaters(bm, 2, *DOWNFLOATS[2])
 
 
 @criterion("2013:B5up")

@@ -59,15 +59,43 @@ def _floaters(bm: BracketModel, values: dict[int, int]) -> frozenset[int]:
     return frozenset(p for p in bm.bracket if values.get(bm.df[p].index))
 
 
-def keep_most_next_pairs(bm: BracketModel) -> None:
+def _p1(bm: BracketModel, floaters: frozenset[int], nxt: list[int]) -> int:
+    """The next bracket's P1 with these floaters as its MDPs: half its players, without
+    those who have no opponent there (C.1 moves them down)."""
+    group = set(floaters) | set(nxt)
+    residents = [q for q in nxt if any(bm.compatible(q, o) for o in group if o != q)]
+    return (len(floaters) + len(residents)) // 2
+
+
+def floater_matters(bm: BracketModel) -> bool:
+    """The incumbent floats one player, and some players who could float pass the test
+    while others fail it: then which floater the first candidate has decides P1."""
+    nxt = list(bm.next_group)
+    if len(_floaters(bm, bm.solver.values)) != 1:
+        return False
+    passing = [allows_p1_pairings(bm, frozenset((p,)), nxt) for p in bm.bracket]
+    return any(passing) and not all(passing)
+
+
+def keep_most_next_pairs(bm: BracketModel, first: frozenset[int] | None = None) -> None:
     """Among the solutions of every tier fixed so far, which all float one player (P
     is fixed), keep those whose floater allows the next bracket its P1 pairings, if
     any does: the test is read for each player who could float, and one feasibility
-    question says whether a solution floats one who passes it."""
+    question says whether a solution floats one who passes it.
+
+    With `first`, the floater of the first candidate (the one the generation order
+    takes on these tiers): "its P1 pairings" are the P1 the next bracket had with him,
+    and another floater passes when he has an opponent there and the next bracket then
+    makes that many pairs (not his own P1, which C.1 may have lowered)."""
     nxt = list(bm.next_group)
     if len(_floaters(bm, bm.solver.values)) != 1:
         return
-    failing = [p for p in bm.bracket if not allows_p1_pairings(bm, frozenset((p,)), nxt)]
+    if first is not None and len(first) == 1:
+        target = _p1(bm, first, nxt)
+        failing = [p for p in bm.bracket
+                   if not any(bm.compatible(p, q) for q in nxt) or _matched(bm, frozenset((p,)), nxt) < target]
+    else:
+        failing = [p for p in bm.bracket if not allows_p1_pairings(bm, frozenset((p,)), nxt)]
     if len(failing) == len(bm.bracket):
         return
     fixed = [(bm.df[p].index, 0) for p in failing]

@@ -44,6 +44,9 @@ from cpsat_pairing.dutch.e2013.criteria import (
     all_floaters_matched,
     backtracking_options,
     backtracking_term,
+    downfloater_term,
+    floated_before,
+    floated_unplayed,
 )
 from cpsat_pairing.dutch.loop import (
     Bracket,
@@ -65,6 +68,16 @@ from cpsat_pairing.solver.terms import Term, Tier
 def treated_as_homogeneous(n_mdps: int, size: int) -> bool:
     """A.3: a heterogeneous bracket with at least half its players moved down."""
     return n_mdps > 0 and 2 * n_mdps >= size
+
+
+def homogeneous_after_c1(rc: RoundContext, players: Sequence[int], mdps: Sequence[int]) -> bool:
+    """A.3 counted after C.1: a player with no opponent in the bracket (B.1/B.2) is moved
+    down before the bracket is paired, so neither he nor, if he is an MDP, his MDP place
+    counts in "at least half of the players moved down" (docs/edition-2013.md, "Twelfth
+    pass")."""
+    alone = {p for p in players if not any(rc.compatible(p, q) for q in players if q != p)}
+    moved = [p for p in mdps if p not in alone]
+    return treated_as_homogeneous(len(moved), len(players) - len(alone))
 
 
 def _solve(rc: RoundContext, players: list[int], mdps: list[int], next_group: list[int], kind: str,
@@ -102,19 +115,66 @@ def _tiers(rc: RoundContext, bm: BracketModel, players: list[int], mdps: list[in
     # C.12's next-bracket pairs (next_pairs.py) are asked of the whole model, after every
     # tier, where the bracket-alone answer leaves the next bracket short of pairs.
     last_pairs = with_c12 and bool(bm.next_group)
+    first: frozenset[int] | None = None
     if rc.settings.bracket_alone:
         decided = _by_matching(rc, bm, options, before, names[:cut], names[cut + 1 :])
         if decided and not (last_pairs and next_pairs.may_gain(bm, bm.bracket_result()[1])):
             return bm
+        if decided:
+            first = frozenset(bm.bracket_result()[1])
         if decided is not None:  # it left its cuts and tiers in the model: start afresh
             bm = _model(rc, players, mdps, next_group, kind)
             bm.solver.minimize(_terms(bm, names[:cut]))
     c12 = [] if options is None else [backtracking_term(bm, options)]
-    bm.solver.minimize(c12 + _terms(bm, names[cut + 1 :]))
+    later: list[Term] = []
+    if first is not None:
+        later = _downfloats_after_c12(bm, c12, names[cut + 1 :])
+    else:
+        bm.solver.minimize(c12 + _terms(bm, names[cut + 1 :]))
+    if last_pairs and first is None and next_pairs.floater_matters(bm):
+        # "Its P1 pairings" are those the next bracket has with the first candidate's
+        # floater (next_pairs.py): that candidate first; when its floater fails the
+        # test, the tiers again on a fresh model, for the others.
+        generation_order(bm, rc.edition.s1_size)
+        floaters = bm.bracket_result()[1]
+        if not next_pairs.may_gain(bm, floaters):
+            return bm
+        first = frozenset(floaters)
+        bm = _model(rc, players, mdps, next_group, kind)
+        bm.solver.minimize(_terms(bm, names[:cut]))
+        c12 = [] if options is None else [backtracking_term(bm, options)]
+        bm.solver.minimize(c12 + _terms(bm, names[cut + 1 :]))
     if last_pairs:
-        next_pairs.keep_most_next_pairs(bm)
+        next_pairs.keep_most_next_pairs(bm, first)
+    if later:
+        bm.solver.minimize(later)
     generation_order(bm, rc.edition.s1_size)
     return bm
+
+
+def _downfloats_after_c12(bm: BracketModel, c12: list[Term], names: Sequence[str]) -> list[Term]:
+    """The tiers after C.12 (`names`) in a bracket whose first candidate's floater does
+    not let the next bracket make its P1 pairings, so that C.12's last requirement
+    (next_pairs.py) may choose another: B.5/B.6 for a downfloat that was an unplayed
+    round (a bye or a forfeit win) give way to it, and once B.5 is broken for a played
+    downfloat, all of B.6 does (C.10 drops c, B.6, before d, B.5).  Minimises every
+    tier but those parts, which it returns, to be minimised after the C.12 test
+    (docs/edition-2013.md, "Twelfth pass")."""
+    if "2013:B5down" not in names or "2013:B6down" not in names:
+        bm.solver.minimize(c12 + _terms(bm, names))
+        return []
+    k = names.index("2013:B5down")
+    b5 = floated_before(bm, 1)
+    unplayed5 = [p for p in b5 if floated_unplayed(bm, p, 1)]
+    played5 = downfloater_term(bm, 1, [p for p in b5 if p not in unplayed5])
+    bm.solver.minimize(c12 + _terms(bm, names[:k]) + [played5])
+    b6 = floated_before(bm, 2)
+    kept6 = [] if bm.solver.value(played5) > 0 else [p for p in b6 if not floated_unplayed(bm, p, 2)]
+    rest = [n for n in names[k + 1 :] if n != "2013:B6down"]
+    bm.solver.minimize([downfloater_term(bm, 2, kept6)] + _terms(bm, rest))
+    later = [downfloater_term(bm, 1, unplayed5, later=True)] if unplayed5 else []
+    gave_way = [p for p in b6 if p not in kept6]
+    return later + ([downfloater_term(bm, 2, gave_way, later=True)] if gave_way else [])
 
 
 def _repaired_without_c12(rc: RoundContext, players: list[int], mdps: list[int],
@@ -335,7 +395,7 @@ class Procedure2013:
         rc.tell(bracket.head(len(rc.scoregroups)))
         players = bracket.players
         last = rc.next_group >= len(rc.scoregroups)
-        model_mdps = [] if treated_as_homogeneous(len(bracket.mdps), len(players)) else bracket.mdps
+        model_mdps = [] if homogeneous_after_c1(rc, players, bracket.mdps) else bracket.mdps
         unconstrained: tuple[list[Pair], list[int]] | None = None
         full: list[Pair] | None = None
         # The aggregate model relaxes the lazy one (the next scoregroup as counts): its
