@@ -6,11 +6,12 @@ JaVaFo 1.4 does so only among the pairings of that bracket that meet every requi
 the bracket was paired under: among candidates equal on every tier it takes the first
 in the D.1/D.2 order whose floaters let the next bracket make its P1 pairings, never a
 candidate that is worse on X or on a float requirement (docs/edition-2013.md).  "Its
-P1 pairings" as C.1 and C.2 set them there: every floater (an MDP there) has an
-opponent in the next scoregroup, and the next scoregroup's players who have an
-opponent among its players and the floaters (C.1 moves the others down) are all
-paired but at most one.  Only a bracket that pairs all of its players but at most one
-goes back so: when P1 was lowered there (C.14), its floaters stand.
+P1 pairings" as C.1 and C.2 set them there with the first candidate's floater: every
+floater (an MDP there) has an opponent in the next scoregroup, and the next
+scoregroup's players who have an opponent among its players and that floater (C.1
+moves the others down) are all paired but at most one; another floater must let the
+next bracket make as many pairs.  Only a bracket that pairs all of its players but at
+most one goes back so: when P1 was lowered there (C.14), its floaters stand.
 
 Not in a bracket that C.13's backtracking re-pairs (C.12 is not asked there at all).
 """

@@ -170,8 +170,10 @@ def _downfloats_after_c12(bm: BracketModel, c12: list[Term], names: Sequence[str
     bm.solver.minimize(c12 + _terms(bm, names[:k]) + [played5])
     b6 = floated_before(bm, 2)
     kept6 = [] if bm.solver.value(played5) > 0 else [p for p in b6 if not floated_unplayed(bm, p, 2)]
-    rest = [n for n in names[k + 1 :] if n != "2013:B6down"]
-    bm.solver.minimize([downfloater_term(bm, 2, kept6)] + _terms(bm, rest))
+    rest: list[Term] = []
+    for name in names[k + 1 :]:
+        rest += [downfloater_term(bm, 2, kept6)] if name == "2013:B6down" else _terms(bm, [name])
+    bm.solver.minimize(rest)
     later = [downfloater_term(bm, 1, unplayed5, later=True)] if unplayed5 else []
     gave_way = [p for p in b6 if p not in kept6]
     return later + ([downfloater_term(bm, 2, gave_way, later=True)] if gave_way else [])
