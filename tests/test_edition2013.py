@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from helpers import CORPUS
 
-from cpsat_pairing import ColourRule, SolverSettings, load_edition, pair, read_trf
+from cpsat_pairing import ColourRule, SolverSettings, load_edition, pair, parse_trf, read_trf, write_trf
 from cpsat_pairing.apps.check import Verdict, check_round, file_round
 from cpsat_pairing.apps.compare import DifferenceKind
 from cpsat_pairing.domain.state import PlayerState, PrefKind, build_state, round_exists
@@ -19,6 +19,7 @@ from cpsat_pairing.dutch.aggregate import AggregateBracketModel
 from cpsat_pairing.dutch.bracket import BracketModel
 from cpsat_pairing.dutch.e2013 import procedure as procedure2013
 from cpsat_pairing.dutch.e2013.criteria import all_floaters_matched, variable, x1_z1
+from cpsat_pairing.dutch.e2013.next_pairs import P1_TIER
 from cpsat_pairing.dutch.e2013.procedure import treated_as_homogeneous
 from cpsat_pairing.solver.cpsat import STATS, InfeasibleError
 from cpsat_pairing.testing.mutate import swap_opponents
@@ -153,6 +154,29 @@ def test_a_given_pairing_is_scored_on_the_brackets_and_tiers_of_the_rules() -> N
     assert res.difference.kind is DifferenceKind.GENERATION and not res.difference.other_better
     assert res.difference.bracket == joined.score and res.difference.tier is not None
     assert res.difference.tier.criterion == "MDP-pairing"
+
+
+def test_check_names_the_floater_that_denies_the_next_bracket_its_p1_pairings() -> None:
+    """j102229 r8 written with another pairing of bracket 3.0, whose floater leaves the
+    next bracket short of its P1 pairings where the rules' floater does not: `check`
+    names C.12's requirement, the file's pairing the worse (not a B.6 tier that only
+    one of the two splits)."""
+    t = read_trf(CORPUS / "dutch-2013" / "generated" / "j102229.trf")
+    other = {4: (16, W), 16: (4, B), 6: (20, W), 20: (6, B), 17: (14, W), 14: (17, B)}
+    players = []
+    for p in t.players:
+        if p.id in other:
+            rounds = list(p.rounds)
+            opponent, colour = other[p.id]
+            rounds[7] = dataclasses.replace(rounds[7], opponent=opponent, colour=colour, result="=")
+            p = dataclasses.replace(p, rounds=tuple(rounds))
+        players.append(p)
+    given = parse_trf(write_trf(dataclasses.replace(t, players=tuple(players)), t.dialect))
+    res = check_round(given, 8, "dutch-2013")
+    assert res.verdict is Verdict.PAIRS_DIFFER and res.difference is not None
+    assert res.difference.kind is DifferenceKind.QUALITY and not res.difference.other_better
+    assert res.difference.tier is not None and res.difference.tier.name == "C.12 " + P1_TIER[1]
+    assert (res.difference.rules, res.difference.other) == (0, 1)
 
 
 def _player(pid: int, colours: str, unplayed: int = 0) -> PlayerState:

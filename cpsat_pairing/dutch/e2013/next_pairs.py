@@ -20,6 +20,10 @@ from __future__ import annotations
 
 from cpsat_pairing.dutch.bracket import BracketModel
 from cpsat_pairing.solver.matching import max_matching
+from cpsat_pairing.solver.terms import Tier
+
+# The requirement as a tier of the trace, recorded only when it is not met (1).
+P1_TIER = ("C.12", "floater without the next bracket's P1 pairings")
 
 
 def allows_p1_pairings(bm: BracketModel, floaters: frozenset[int], nxt: list[int]) -> bool:
@@ -97,12 +101,13 @@ def keep_most_next_pairs(bm: BracketModel, first: frozenset[int] | None = None) 
                    if not any(bm.compatible(p, q) for q in nxt) or _matched(bm, frozenset((p,)), nxt) < target]
     else:
         failing = [p for p in bm.bracket if not allows_p1_pairings(bm, frozenset((p,)), nxt)]
-    if len(failing) == len(bm.bracket):
-        return
-    fixed = [(bm.df[p].index, 0) for p in failing]
-    found = bm.solver.check_values(fixed)
-    if found is None:
-        return
-    bm.solver.set_incumbent(dict(found))
-    for p in failing:
-        bm.model.add(bm.df[p] == 0)
+    if len(failing) < len(bm.bracket):
+        found = bm.solver.check_values([(bm.df[p].index, 0) for p in failing])
+        if found is not None:
+            bm.solver.set_incumbent(dict(found))
+            for p in failing:
+                bm.model.add(bm.df[p] == 0)
+            return
+    # No solution floats a player who passes (a given pairing's floater fails): the
+    # requirement is not met, and the trace says so, so that `check` can name it.
+    bm.solver.record(Tier(*P1_TIER, 1))
