@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from helpers import CORPUS
 
-from cpsat_pairing import ColourRule, SolverSettings, load_edition, pair, parse_trf, read_trf, write_trf
+from cpsat_pairing import ColourRule, SolverSettings, load_edition, pair, read_trf
 from cpsat_pairing.apps.check import Verdict, check_round, file_round
 from cpsat_pairing.apps.compare import DifferenceKind
 from cpsat_pairing.domain.state import PlayerState, PrefKind, build_state, round_exists
@@ -22,7 +22,7 @@ from cpsat_pairing.dutch.e2013.criteria import all_floaters_matched, variable, x
 from cpsat_pairing.dutch.e2013.next_pairs import P1_TIER
 from cpsat_pairing.dutch.e2013.procedure import treated_as_homogeneous
 from cpsat_pairing.solver.cpsat import STATS, InfeasibleError
-from cpsat_pairing.testing.mutate import swap_opponents
+from cpsat_pairing.testing.mutate import set_boards, swap_opponents
 
 CORPUS_2013 = CORPUS / "dutch-2013" / "dev"
 # Rounds the model does not reproduce yet, with the rule we believe decides them.
@@ -162,16 +162,7 @@ def test_check_names_the_floater_that_denies_the_next_bracket_its_p1_pairings() 
     names C.12's requirement, the file's pairing the worse (not a B.6 tier that only
     one of the two splits)."""
     t = read_trf(CORPUS / "dutch-2013" / "generated" / "j102229.trf")
-    other = {4: (16, W), 16: (4, B), 6: (20, W), 20: (6, B), 17: (14, W), 14: (17, B)}
-    players = []
-    for p in t.players:
-        if p.id in other:
-            rounds = list(p.rounds)
-            opponent, colour = other[p.id]
-            rounds[7] = dataclasses.replace(rounds[7], opponent=opponent, colour=colour, result="=")
-            p = dataclasses.replace(p, rounds=tuple(rounds))
-        players.append(p)
-    given = parse_trf(write_trf(dataclasses.replace(t, players=tuple(players)), t.dialect))
+    given = set_boards(t, 8, [(4, 16), (6, 20), (17, 14)])
     res = check_round(given, 8, "dutch-2013")
     assert res.verdict is Verdict.PAIRS_DIFFER and res.difference is not None
     assert res.difference.kind is DifferenceKind.QUALITY and not res.difference.other_better

@@ -49,6 +49,18 @@ def swap_opponents(t: Tournament, rnd: int, i: int, j: int) -> Tournament:
     })
 
 
+def set_boards(t: Tournament, rnd: int, boards: list[tuple[int, int]], result: str = "=") -> Tournament:
+    """Round `rnd` with these players paired on these boards (White first), each game
+    with `result` for White (its complement for Black); the other boards as they were."""
+    entries: dict[int, RoundEntry] = {}
+    for w, b in boards:
+        ew, eb = t.player(w).entry(rnd), t.player(b).entry(rnd)
+        assert ew is not None and eb is not None
+        entries[w] = _vs(ew, b, Colour.WHITE, result)
+        entries[b] = _vs(eb, w, Colour.BLACK, _COMPLEMENT[result])
+    return _set(t, rnd, entries)
+
+
 def swap_colours(t: Tournament, rnd: int, i: int) -> Tournament:
     """Board i of round `rnd`: White and Black exchanged, results kept."""
     w, b = file_round(t, rnd).pairs[i]

@@ -286,20 +286,15 @@ def x1_z1(players: list[PlayerState], rnd: int) -> tuple[int, int]:
     return max(0, x1), max(0, z1)
 
 
-def _downfloaters(bm: BracketModel, ago: int, criterion: str, detail: str) -> list[Term]:
-    """B.5/B.6 for downfloaters (C.3.e-f): the bracket's own players who move down.
+def floated_before(bm: BracketModel, ago: int) -> list[int]:
+    """The players B.5 (`ago` 1) or B.6 (2) for downfloaters (C.3.e-f) counts when they
+    move down: the bracket's own players who received a downfloat `ago` rounds before.
 
     A player moved down from a higher bracket already floats this round; his float was
     weighed there, where he was chosen to move.  Leaving him unpaired again (even in a
     bracket treated as homogeneous by A.3, or as the bye) adds no second downfloat, so
     only players of the bracket's own score count (as JaVaFo 1.4 reads it;
     docs/edition-2013.md names the replayed rounds that decided it)."""
-    return [bm.term(criterion, detail, ((1, bm.df[p]) for p in floated_before(bm, ago)))]
-
-
-def floated_before(bm: BracketModel, ago: int) -> list[int]:
-    """The players B.5 (`ago` 1) or B.6 (2) counts when they move down: the bracket's
-    own players who received a downfloat `ago` rounds before."""
     level = min(bm.score[p] for p in bm.bracket)
     return [p for p in bm.bracket if bm.score[p] == level and bm.state.players[p].float_in(ago) is Float.DOWN]
 
@@ -344,12 +339,12 @@ DOWNFLOATS = {
 
 @criterion("2013:B5down")
 def b5_down(bm: BracketModel) -> list[Term]:
-    return _downfloaters(bm, 1, *DOWNFLOATS[1])
+    return [downfloater_term(bm, 1, floated_before(bm, 1))]
 
 
 @criterion("2013:B6down")
 def b6_down(bm: BracketModel) -> list[Term]:
-    return _downfloaters(bm, 2, *DOWNFLOATS[2])
+    return [downfloater_term(bm, 2, floated_before(bm, 2))]
 
 
 @criterion("2013:B5up")

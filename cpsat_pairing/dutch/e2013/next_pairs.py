@@ -30,11 +30,22 @@ def allows_p1_pairings(bm: BracketModel, floaters: frozenset[int], nxt: list[int
     """True when the next bracket, with these floaters as its MDPs, allows its P1 pairings:
     every floater has an opponent there (C.1 sends an MDP without one to C.12), and the
     residents with an opponent (C.1 moves the others down) all but one pair."""
-    if any(not any(bm.compatible(f, q) for q in nxt) for f in floaters):
+    if not all(_has_opponent(bm, f, nxt) for f in floaters):
         return False
-    group = set(floaters) | set(nxt)
-    residents = [q for q in nxt if any(bm.compatible(q, o) for o in group if o != q)]
+    residents = _kept_by_c1(bm, floaters, nxt)
     return _matched(bm, floaters, residents) >= (len(floaters) + len(residents)) // 2
+
+
+def _has_opponent(bm: BracketModel, floater: int, nxt: list[int]) -> bool:
+    """C.1: an MDP with no opponent in the next scoregroup is sent back to C.12."""
+    return any(bm.compatible(floater, q) for q in nxt)
+
+
+def _kept_by_c1(bm: BracketModel, floaters: frozenset[int], nxt: list[int]) -> list[int]:
+    """The next scoregroup's players who have an opponent among its players and these
+    floaters (C.1 moves the others down)."""
+    group = set(floaters) | set(nxt)
+    return [q for q in nxt if any(bm.compatible(q, o) for o in group if o != q)]
 
 
 def _matched(bm: BracketModel, floaters: frozenset[int], nxt: list[int]) -> int:
@@ -67,9 +78,7 @@ def _floaters(bm: BracketModel, values: dict[int, int]) -> frozenset[int]:
 def _p1(bm: BracketModel, floaters: frozenset[int], nxt: list[int]) -> int:
     """The next bracket's P1 with these floaters as its MDPs: half its players, without
     those who have no opponent there (C.1 moves them down)."""
-    group = set(floaters) | set(nxt)
-    residents = [q for q in nxt if any(bm.compatible(q, o) for o in group if o != q)]
-    return (len(floaters) + len(residents)) // 2
+    return (len(floaters) + len(_kept_by_c1(bm, floaters, nxt))) // 2
 
 
 def floater_matters(bm: BracketModel) -> bool:
@@ -98,7 +107,7 @@ def keep_most_next_pairs(bm: BracketModel, first: frozenset[int] | None = None) 
     if first is not None and len(first) == 1:
         target = _p1(bm, first, nxt)
         failing = [p for p in bm.bracket
-                   if not any(bm.compatible(p, q) for q in nxt) or _matched(bm, frozenset((p,)), nxt) < target]
+                   if not _has_opponent(bm, p, nxt) or _matched(bm, frozenset((p,)), nxt) < target]
     else:
         failing = [p for p in bm.bracket if not allows_p1_pairings(bm, frozenset((p,)), nxt)]
     if len(failing) < len(bm.bracket):

@@ -115,6 +115,16 @@ def _tiers(rc: RoundContext, bm: BracketModel, players: list[int], mdps: list[in
     # C.12's next-bracket pairs (next_pairs.py) are asked of the whole model, after every
     # tier, where the bracket-alone answer leaves the next bracket short of pairs.
     last_pairs = with_c12 and bool(bm.next_group)
+
+    def afresh() -> BracketModel:
+        """A new model with the tiers before C.12 fixed (cuts and tiers stay in a model)."""
+        new = _model(rc, players, mdps, next_group, kind)
+        new.solver.minimize(_terms(new, names[:cut]))
+        return new
+
+    def c12_terms(bm: BracketModel) -> list[Term]:
+        return [] if options is None else [backtracking_term(bm, options)]
+
     first: frozenset[int] | None = None
     if rc.settings.bracket_alone:
         decided = _by_matching(rc, bm, options, before, names[:cut], names[cut + 1 :])
@@ -123,14 +133,12 @@ def _tiers(rc: RoundContext, bm: BracketModel, players: list[int], mdps: list[in
         if decided:
             first = frozenset(bm.bracket_result()[1])
         if decided is not None:  # it left its cuts and tiers in the model: start afresh
-            bm = _model(rc, players, mdps, next_group, kind)
-            bm.solver.minimize(_terms(bm, names[:cut]))
-    c12 = [] if options is None else [backtracking_term(bm, options)]
+            bm = afresh()
     later: list[Term] = []
     if first is not None:
-        later = _downfloats_after_c12(bm, c12, names[cut + 1 :])
+        later = _downfloats_after_c12(bm, c12_terms(bm), names[cut + 1 :])
     else:
-        bm.solver.minimize(c12 + _terms(bm, names[cut + 1 :]))
+        bm.solver.minimize(c12_terms(bm) + _terms(bm, names[cut + 1 :]))
     if last_pairs and first is None and next_pairs.floater_matters(bm):
         # "Its P1 pairings" are those the next bracket has with the first candidate's
         # floater (next_pairs.py): that candidate first; when its floater fails the
@@ -140,10 +148,8 @@ def _tiers(rc: RoundContext, bm: BracketModel, players: list[int], mdps: list[in
         if not next_pairs.may_gain(bm, floaters):
             return bm
         first = frozenset(floaters)
-        bm = _model(rc, players, mdps, next_group, kind)
-        bm.solver.minimize(_terms(bm, names[:cut]))
-        c12 = [] if options is None else [backtracking_term(bm, options)]
-        bm.solver.minimize(c12 + _terms(bm, names[cut + 1 :]))
+        bm = afresh()
+        bm.solver.minimize(c12_terms(bm) + _terms(bm, names[cut + 1 :]))
     if last_pairs:
         next_pairs.keep_most_next_pairs(bm, first)
     if later:
