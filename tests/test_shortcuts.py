@@ -9,11 +9,14 @@ round pairs the same, with the same tiers, with it and without it; and it does d
   bound is optimal without a solve;
 - a small bracket model's repair (solver/repair.py, `SolverSettings.small_repair`; the
   2026 and 2013 brackets): a re-pairing of the residents that reaches the tiers' own
-  bounds is optimal.
+  bounds is optimal;
+- a given pairing as the round's first witness (`pair(..., hint=)`, which `check` gives
+  the file's own): the models start from it, and every tier is still proven.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import itertools
@@ -21,9 +24,11 @@ import itertools
 import pytest
 
 from cpsat_pairing import SolverSettings, pair, read_trf
+from cpsat_pairing.apps.check import file_round
 from cpsat_pairing.domain.state import round_exists
 from cpsat_pairing.dutch.e2026 import criteria as criteria2026
 from cpsat_pairing.dutch.registry import CRITERIA
+from cpsat_pairing.dutch.result import Pair
 from cpsat_pairing.solver.cpsat import STATS
 
 from helpers import CORPUS_2013, CORPUS_2017, CORPUS_2026, without_least
@@ -31,14 +36,17 @@ from helpers import CORPUS_2013, CORPUS_2017, CORPUS_2026, without_least
 SEARCH_ONLY = SolverSettings(greedy_transposition=False)
 
 
-def _rounds(paths: list[Path], edition: str, settings: SolverSettings = SolverSettings()) -> list[object]:
-    """Every round of the files paired: boards, PAB and each bracket's trace."""
+def _rounds(paths: list[Path], edition: str, settings: SolverSettings = SolverSettings(),
+            hint: Callable[[list[Pair]], list[Pair]] | None = None) -> list[object]:
+    """Every round of the files paired: boards, PAB and each bracket's trace; with
+    `hint`, from what it makes of the file's own pairs of the round."""
     out: list[object] = []
     for path in paths:
         t = read_trf(path)
         for rnd in range(1, max(len(p.rounds) for p in t.players) + 1):
             if round_exists(t, rnd):
-                p = pair(t, rnd, edition, settings)
+                given = None if hint is None else hint(sorted(file_round(t, rnd).pairs))
+                p = pair(t, rnd, edition, settings, hint=given)
                 out.append((path.name, rnd, p.boards, p.bye, p.brackets))
     return out
 
@@ -70,6 +78,45 @@ def test_the_small_models_repair_changes_no_pairing_and_no_tier(paths: list[Path
     repaired = _rounds(paths, edition)
     assert STATS["repaired"] - before > without  # it answered some tiers
     assert repaired == searched
+
+
+def _crossed(pairs: list[Pair]) -> list[Pair]:
+    """Another complete pairing: the partners of the first two boards exchanged (often
+    not legal; then the hint is ignored)."""
+    if len(pairs) < 2:
+        return pairs
+    (a, b), (c, d) = pairs[:2]
+    return [(a, d), (c, b), *pairs[2:]]
+
+
+def _rematch(pairs: list[Pair]) -> list[Pair]:
+    """Never legal: the first board's players twice."""
+    return [*pairs, pairs[0]] if pairs else pairs
+
+
+@pytest.mark.parametrize(
+    ("paths", "edition", "spares"),
+    # The 2017 brackets' models start from a matching of their own, not the witness.
+    [(CORPUS_2026[:3], "dutch-2026", True), (CORPUS_2017[:2], "dutch-2017", False),
+     (CORPUS_2013[:2], "dutch-2013", True)],
+    ids=["2026", "2017", "2013"],
+)
+def test_the_files_own_pairing_as_hint_changes_no_pairing_and_no_tier(paths: list[Path], edition: str,
+                                                                      spares: bool) -> None:
+    solves, hinted = STATS["solves"], STATS["hinted"]
+    searched = _rounds(paths, edition)
+    alone = STATS["solves"] - solves
+    assert STATS["hinted"] == hinted
+    solves = STATS["solves"]
+    assert _rounds(paths, edition, hint=list) == searched
+    assert STATS["hinted"] - hinted == len(searched)  # every round started from the file's pairing
+    assert STATS["solves"] - solves < alone if spares else STATS["solves"] - solves <= alone
+    hinted = STATS["hinted"]
+    assert _rounds(paths, edition, hint=_crossed) == searched  # a worse pairing, where legal
+    assert STATS["hinted"] > hinted
+    hinted = STATS["hinted"]
+    assert _rounds(paths, edition, hint=_rematch) == searched
+    assert STATS["hinted"] == hinted  # never taken
 
 
 @pytest.mark.parametrize("name", ["C6", "C7", "C8", "C9", "C12", "C14", "C16"])

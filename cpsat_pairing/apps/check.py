@@ -208,7 +208,7 @@ def _check_round(t: Tournament, rnd: int, ed: Edition, fr: FileRound, res: Round
         res.illegalities.append(f"{len(fr.byes)} pairing-allocated byes in one round: players "
                                 + ", ".join(map(str, fr.byes)))
     try:
-        res.rules = pair(t, rnd, ed)
+        res.rules = pair(t, rnd, ed, hint=None if res.illegalities else list(fr.pairs))
     except NoValidPairing as exc:
         if not res.illegalities:
             res.verdict, res.error = Verdict.NO_VALID_PAIRING, str(exc)

@@ -12,7 +12,7 @@ solved.  An edition says that through its `Procedure`, the hooks this loop calls
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -28,7 +28,7 @@ from cpsat_pairing.dutch.edition import Edition
 from cpsat_pairing.dutch.result import BracketTrace, Pair, Pairing, alike
 from cpsat_pairing.dutch.unpairable import no_valid_pairing
 from cpsat_pairing.formats.layout import points_text as points
-from cpsat_pairing.solver.cpsat import InfeasibleError
+from cpsat_pairing.solver.cpsat import STATS, InfeasibleError
 from cpsat_pairing.solver.settings import SolverSettings
 
 
@@ -160,16 +160,24 @@ def pair_round(
     forced: list[Pair] | None = None,
     progress: Callable[[str], None] | None = None,
     against: Pairing | None = None,
+    hint: Sequence[Pair] | None = None,
 ) -> Pairing:
     """Pair round `rnd` under `ed` (or, with `forced`, score that round-pairing; with
     `against` too, only down to the first bracket not alike the rules' pairing
-    `against`: then the brackets are a prefix and the PAB is not known)."""
+    `against`: then the brackets are a prefix and the PAB is not known).  `hint`: a
+    complete pairing of the round to start from where it is one (`check` gives the
+    file's own); it changes how soon each tier is proven, never the answer."""
     st = build_state(t, rnd, ed.state_rules)
     rc = RoundContext(t, st, ed, settings, Compatibility(st, t), forced, against if forced is not None else None,
                       progress, remaining=list(st.present))
     rc.scoregroups = sorted({st.players[p].pairing_score for p in st.present}, reverse=True)
     hooks: Procedure = ed.hooks
     hooks.start(rc)
+    if hint is not None and forced is None and rc.witness and _completes_round(rc, hint):
+        # The models start from it; every tier is still proven, so the answer is the
+        # same, but where the hint is the rules' pairing most tiers meet their bounds.
+        rc.witness = list(hint)
+        STATS["hinted"] += 1
     with _collected_by_bracket():
         while not rc.done and (bracket := hooks.next_bracket(rc)) is not None:
             hooks.pair_bracket(rc, bracket)
@@ -180,6 +188,19 @@ def pair_round(
     bye = rc.mdps[0] if rc.mdps else None
     boards = make_boards(t, st, rc.pairs, ed)
     return Pairing(rnd, ed.name, boards, bye, sorted(st.absent), rc.brackets, rc.pab_score)
+
+
+def _completes_round(rc: RoundContext, hint: Sequence[Pair]) -> bool:
+    """Is `hint` a witness for the round loop: every pair allowed ([C1]-[C3], B.1-B.2),
+    every present player in one pair but at most one, who may have the PAB."""
+    seen: set[int] = set()
+    present = set(rc.state.present)
+    for p, q in hint:
+        if p in seen or q in seen or p not in present or q not in present or not rc.compatible(p, q):
+            return False
+        seen.update((p, q))
+    left = present - seen
+    return len(left) <= 1 and left <= rc.pab_allowed
 
 
 @contextmanager

@@ -26,8 +26,14 @@ def pair(
     edition: str | Edition = DEFAULT_EDITION,
     settings: SolverSettings = DEFAULT_SETTINGS,
     progress: Callable[[str], None] | None = None,
+    hint: Sequence[Pair] | None = None,
 ) -> Pairing:
     """Pair round `rnd` (default: the round after the last one played) by `edition`.
+
+    `hint`: a pairing of that round believed to be good (another program's, to be
+    checked).  Where it is complete and legal the solver starts from it: each tier is
+    still proven, so the answer is the same with or without it, only sooner when the
+    hint is right.  Ignored in rank mode.
 
     Raises:
         NoValidPairing: no complete round-pairing exists (the players and why).
@@ -43,7 +49,7 @@ def pair(
     if t.rank_mode:
         by_pos, ids = by_position(t)
         return pair_round(by_pos, rnd, as_edition(edition), settings, progress=progress).renumbered(ids)
-    return pair_round(t, rnd, as_edition(edition), settings, progress=progress)
+    return pair_round(t, rnd, as_edition(edition), settings, progress=progress, hint=hint)
 
 
 def evaluate(
