@@ -133,6 +133,29 @@ def test_penultimate_bracket_that_can_pair_only_without_its_mdp_joins_the_lowest
     assert (set(got.as_pairs()), got.bye) == (set(fr.pairs), fr.bye) and got.bye == 36
 
 
+def test_a_bracket_higher_up_that_pairs_none_of_its_mdps_joins_the_lowest_whole() -> None:
+    """j103142 round 11: bracket 2.0 (MDP 120 over 117, 131, 149) pairs 120 on its own,
+    but the round completes only with none of its MDPs paired.  It is not the bracket
+    above the lowest (1.5 {137} lies between; 137 and 153 have met), yet it joins the
+    lowest bracket whole once 1.5 has joined it (C.13): A.3 treats the six as
+    homogeneous, and the first transposition is JaVaFo's.  Keeping 131-149 and floating
+    117 alone (M1 = 0) is not.  A file that differs only in the joined bracket is scored
+    there."""
+    t = read_trf(CORPUS / "dutch-2013" / "generated" / "j103142.trf")
+    got = pair(t, 11, "dutch-2013")
+    whole, lowest = got.brackets[-2:]
+    st = build_state(t, 11)
+    assert whole.mdps == [120] and whole.pairs == [] and sorted(whole.downfloaters) == [117, 120, 131, 149]
+    below = sorted({st.players[p].pairing_score for p in lowest.residents})
+    assert len(below) == 2 and below[-1] < whole.score  # two scoregroups joined below it
+    assert sorted(lowest.mdps) == sorted(whole.downfloaters)
+    fr = file_round(t, 11)
+    assert (set(got.as_pairs()), got.bye) == (set(fr.pairs), fr.bye)
+    res = check_round(set_boards(t, 11, [(120, 137), (117, 153), (131, 149)]), 11, "dutch-2013")
+    assert res.verdict is Verdict.PAIRS_DIFFER and res.difference is not None
+    assert res.difference.bracket == lowest.score and not res.difference.other_better
+
+
 def test_a_given_pairing_is_scored_on_the_brackets_and_tiers_of_the_rules() -> None:
     """j000016 round 12: C.13 re-pairs bracket 4.0 without C.12 (its own best pairing
     leaves the rest unpairable) and joins the brackets below it.  A file that differs

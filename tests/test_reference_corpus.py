@@ -55,12 +55,16 @@ KNOWN_MISSES: dict[tuple[str, int], str] = {
 # j100845 r11: A.3 counted after C.1 (an MDP with no opponent in the bracket is not one of
 # its players).  j102001 r7: "its P1 pairings" are those the next bracket has with the
 # first candidate's floater.  j102229 r8: B.6 for an unplayed downfloat (a bye) gives way
-# to C.12's "P1 pairings here".
+# to C.12's "P1 pairings here".  j103142 r11, j100028 r10 and j102096 r8: a bracket higher
+# up that pairs none of its MDPs joins the lowest bracket whole once the brackets between
+# have joined it (C.13); j102109 r9: so does one whose players cannot all float down one by
+# one; j100796 r8 and j103185 r12: not where the joined bracket cannot pair them all.
 DECIDING_ROUNDS = [("j100070", 9), ("j100017", 10), ("j100136", 9), ("j100147", 8), ("j100355", 8), ("j100011", 11),
                    ("j103089", 5), ("j100816", 9), ("j103124", 10), ("j100743", 7), ("j103186", 7),
                    ("j100366", 9), ("j100558", 13), ("j100716", 7), ("j102024", 11), ("j100671", 12), ("j102081", 10),
                    ("j100001", 8), ("j100131", 6), ("j100573", 7), ("j100033", 13), ("j100033", 9), ("j100033", 12),
-                   ("j103189", 8), ("j100845", 11), ("j102001", 7), ("j102229", 8)]
+                   ("j103189", 8), ("j100845", 11), ("j102001", 7), ("j102229", 8),
+                   ("j103142", 11), ("j100028", 10), ("j102109", 9), ("j102096", 8), ("j100796", 8), ("j103185", 12)]
 
 
 def _driver():

@@ -382,6 +382,25 @@ def _pairable(bm: BracketModel, among: Sequence[int] | None = None) -> bool:
     return any(bm.inside(p, q) and (some is None or p in some or q in some) for p, q in bm.x)
 
 
+def _join(rc: RoundContext, players: Sequence[int]) -> BracketModel:
+    """C.13: the lowest bracket made of `players` (its S1, the MDPs) and every player
+    below them, paired; treated as homogeneous when they are at least half of it (A.3)."""
+    merged = sorted(rc.remaining, key=rc.state.rank_key)
+    s1 = sorted(players, key=rc.state.rank_key)
+    return _solve(rc, merged, [] if treated_as_homogeneous(len(s1), len(merged)) else s1, [], "exact")
+
+
+def _joined_completely(rc: RoundContext, players: Sequence[int]) -> BracketModel | None:
+    """The lowest bracket that C.13 makes by joining `players` to every player below,
+    where it pairs them all but the bye; else None (joining them would not let the
+    lowest bracket be paired, which is what C.13 joins brackets for)."""
+    try:
+        bm = _join(rc, players)
+    except (NoValidPairing, InfeasibleError):
+        return None
+    return bm if len(bm.bracket_result()[1]) <= len(rc.remaining) % 2 else None
+
+
 class Procedure2013:
     """The 2013 round (see the module docstring)."""
 
@@ -427,6 +446,8 @@ class Procedure2013:
             if full is not None:
                 break
         backtracked = False
+        nobody_joined = False  # C.13 joins the bracket whole (below)
+        joined: BracketModel | None = None  # the lowest bracket that joining makes, where known
         if full is None:
             # The players below cannot be paired after this bracket's best pairing:
             # C.13 backtracks into this bracket (the penultimate one).
@@ -456,10 +477,22 @@ class Procedure2013:
                 if nobody is not None:
                     bm = nobody
                     pairs, floaters = bm.bracket_result()
+                elif not last and _pairable(bm):
+                    # Its players cannot all float down one by one, but C.13 can join
+                    # them to the lowest bracket as its S1, where they may meet.
+                    joined = _joined_completely(rc, players)
+                    if joined is not None:
+                        pairs, floaters, nobody_joined = [], list(players), True
         floated_whole = (
             bool(model_mdps) and not backtracked and not last and all(p in floaters for p in model_mdps)
-            and _penultimate(rc, bracket) and _pairable(bm, model_mdps)
+            and _pairable(bm, model_mdps)
         )
+        if floated_whole and not _penultimate(rc, bracket):
+            # A bracket higher up is the penultimate one once the brackets between it and
+            # the lowest have joined it (their P reached 0): so is this one, where the
+            # bracket C.13 would make of it and every player below pairs them all.
+            joined = _joined_completely(rc, players)
+            floated_whole = joined is not None
         if floated_whole:
             # The penultimate bracket: its model holds the lowest bracket whole, so its
             # answer is already the one C.13's backtracking reaches.  Paired on its own
@@ -481,16 +514,15 @@ class Procedure2013:
             # then every bracket below had been joined into it (C.13); this
             # bracket's floaters are its MDPs.
             merge = list(floaters)
-        tiers = _nobody_paired_tiers(bm, model_mdps) if floated_whole else list(bm.solver.trace)
+        tiers = _nobody_paired_tiers(bm, model_mdps) if floated_whole or nobody_joined else list(bm.solver.trace)
         rc.record(BracketTrace(bracket.score, bracket.residents, bracket.mdps, pairs, floaters, tiers), witness)
         if merge is None or rc.parted():  # parted: the joined bracket is below the first difference
             return
         merged = sorted(rc.remaining, key=rc.state.rank_key)
-        joined = sorted(merge, key=rc.state.rank_key)
-        model_mdps = [] if treated_as_homogeneous(len(merge), len(merged)) else joined
-        bm = _solve(rc, merged, model_mdps, [], "exact")
+        s1 = sorted(merge, key=rc.state.rank_key)
+        bm = joined if joined is not None and merge == list(players) else _join(rc, merge)
         pairs, floaters = bm.bracket_result()
         below = [p for p in merged if p not in merge]
-        rc.record(BracketTrace(score[below[-1]] if below else bracket.score, below, joined, pairs, floaters,
+        rc.record(BracketTrace(score[below[-1]] if below else bracket.score, below, s1, pairs, floaters,
                                list(bm.solver.trace)))
         rc.done = True
