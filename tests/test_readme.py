@@ -94,4 +94,5 @@ def test_readme_python_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     # Every round of the example agrees with the reference engine (its check finds no
     # discrepancy), so the check must report them all as matching.
     assert namespace["report"].exit_code == 0, namespace["report"]
+    assert namespace["same"] == namespace["p"]  # the hint changes nothing but the time
 
