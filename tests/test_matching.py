@@ -10,7 +10,7 @@ from typing import Iterator
 
 import pytest
 
-from cpsat_pairing.solver.matching import LazyAdjacency, is_perfect, max_matching, max_matching_covering
+from cpsat_pairing.solver.matching import LazyAdjacency, grows, is_perfect, max_matching, max_matching_covering
 
 
 def _graph(seed: int, most: int = 40, densities: tuple[float, ...] = (0.05, 0.1, 0.3, 0.8)) -> list[list[int]]:
@@ -443,3 +443,28 @@ def test_covering_matching_on_blossoms(seed: int) -> None:
             assert (mate[v] != -1) == known[cover]
             if mate[v] != -1:
                 covered.add(v)
+
+
+def _without(adj: list[list[int]], v: int) -> tuple[list[list[int]], list[int]]:
+    """The graph without vertex v (renumbered) and v's row in it."""
+    def new(w: int) -> int:
+        return w if w < v else w - 1
+    rest = [[new(w) for w in row if w != v] for u, row in enumerate(adj) if u != v]
+    return rest, [new(w) for w in adj[v]]
+
+
+@pytest.mark.parametrize("seed", range(150))
+def test_a_new_vertex_grows_the_matching_exactly_when_the_oracle_says(seed: int) -> None:
+    """grows: one augmenting search from a new vertex, against the oracle's sizes with and
+    without it, on random graphs and on blossom chains; the arguments stay as they were."""
+    adj = _graph(seed) if seed < 100 else _blossom_graph(seed)[0]
+    if len(adj) < 2:
+        return
+    rng = random.Random(seed)
+    for v in rng.sample(range(len(adj)), min(4, len(adj))):
+        rest, row = _without(adj, v)
+        mate = max_matching(rest)
+        before = (list(map(list, rest)), list(mate))
+        gained = _maximum_size(adj, seed) - _maximum_size(rest, seed)
+        assert grows(rest, mate, row) == (gained == 1)
+        assert (rest, mate) == before

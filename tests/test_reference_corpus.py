@@ -31,8 +31,6 @@ DOOR = Path(sys.executable).parent / "cpsat-pairing"
 # Rounds the 2013 model does not reproduce yet, with what `check` names as deciding them.
 KNOWN_MISSES: dict[tuple[str, int], str] = {
     ("j100355", 8): "B.3 in the bracket C.13 joins at the bottom (docs/edition-2013.md)",
-    ("j100671", 8): "X: two MDPs and a resident treated as homogeneous (A.3); the file pairs the first MDP "
-                    "against the colours (docs/edition-2013.md)",
 }
 # Rounds that decide between the C.12 readings of docs/edition-2013.md, one pairing each
 # (the fast sample of the generated corpus): j100070 r9 is what every "pairs the next
@@ -59,12 +57,15 @@ KNOWN_MISSES: dict[tuple[str, int], str] = {
 # up that pairs none of its MDPs joins the lowest bracket whole once the brackets between
 # have joined it (C.13); j102109 r9: so does one whose players cannot all float down one by
 # one; j100796 r8 and j103185 r12: not where the joined bracket cannot pair them all.
+# j100151 r8, j100535 r9 and j100671 r8: a bracket's own best pairing, after which the
+# round cannot be completed, is where C.13 backtracks from (re-paired without C.12).
 DECIDING_ROUNDS = [("j100070", 9), ("j100017", 10), ("j100136", 9), ("j100147", 8), ("j100355", 8), ("j100011", 11),
                    ("j103089", 5), ("j100816", 9), ("j103124", 10), ("j100743", 7), ("j103186", 7),
                    ("j100366", 9), ("j100558", 13), ("j100716", 7), ("j102024", 11), ("j100671", 12), ("j102081", 10),
                    ("j100001", 8), ("j100131", 6), ("j100573", 7), ("j100033", 13), ("j100033", 9), ("j100033", 12),
                    ("j103189", 8), ("j100845", 11), ("j102001", 7), ("j102229", 8),
-                   ("j103142", 11), ("j100028", 10), ("j102109", 9), ("j102096", 8), ("j100796", 8), ("j103185", 12)]
+                   ("j103142", 11), ("j100028", 10), ("j102109", 9), ("j102096", 8), ("j100796", 8), ("j103185", 12),
+                   ("j100151", 8), ("j100535", 9), ("j100671", 8)]
 
 
 def _driver():

@@ -108,6 +108,19 @@ def _augment_from(adj: Sequence[Sequence[int]], mate: list[int], root: int, dead
     return False
 
 
+def grows(adj: Sequence[Sequence[int]], mate: Sequence[int], row: Iterable[int]) -> bool:
+    """Whether a new vertex adjacent to `row` lets the maximum matching `mate` of `adj`
+    grow: a vertex adds at most one pair, and it does exactly when one augmenting search
+    from it succeeds (Edmonds).  `adj` and `mate` are left as they are."""
+    n = len(adj)
+    extended = list(adj)
+    new_row = list(row)
+    for w in new_row:
+        extended[w] = [*adj[w], n]
+    extended.append(new_row)
+    return _augment_from(extended, [*mate, -1], n)
+
+
 def max_matching_covering(adj: Sequence[Sequence[int]], first: Sequence[int],
                           start: Iterable[tuple[int, int]] = ()) -> list[int]:
     """A maximum matching that covers as many of the vertices `first` as any matching

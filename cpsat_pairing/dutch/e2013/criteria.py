@@ -29,10 +29,12 @@ counts for X as it is, but never for Z, since the player can take either colour.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 from ortools.sat.python import cp_model
 
+from cpsat_pairing.domain.compat import Compatibility
 from cpsat_pairing.domain.state import Float, PlayerState, PrefKind
 from cpsat_pairing.domain.tournament import Colour
 from cpsat_pairing.dutch.bracket import BracketModel
@@ -142,15 +144,21 @@ def backtracking_options(bm: BracketModel) -> Options | None:
     floater who may have it needs no opponent (C.1: he is not incompatible).  When
     every bracket player has more compatible players in the next scoregroup than the
     bracket has players, every set of floaters can be matched: there is no tier."""
-    if not bm.next_group:
+    return c12_options(bm.bracket, bm.next_group, bm.compatible, bm.remaining, bm.pab_allowed)
+
+
+def c12_options(bracket: Sequence[int], next_group: Sequence[int], compatible: Compatibility,
+                remaining: Sequence[int], pab_allowed: frozenset[int]) -> Options | None:
+    """`backtracking_options` before any model of the bracket is made."""
+    if not next_group:
         return None
-    options: Options = {p: [q for q in bm.next_group if bm.compatible(p, q)] for p in bm.bracket}
-    upper = bm.in_bracket | frozenset(bm.next_group)
-    if len(bm.remaining) % 2 == 1 and not any(p in bm.pab_allowed for p in bm.remaining if p not in upper):
-        for p in bm.bracket:
-            if p in bm.pab_allowed:
+    options: Options = {p: [q for q in next_group if compatible(p, q)] for p in bracket}
+    upper = frozenset(bracket) | frozenset(next_group)
+    if len(remaining) % 2 == 1 and not any(p in pab_allowed for p in remaining if p not in upper):
+        for p in bracket:
+            if p in pab_allowed:
                 options[p].append("bye")
-    if all(len(qs) >= len(bm.bracket) for qs in options.values()):
+    if all(len(qs) >= len(bracket) for qs in options.values()):
         return None
     return options
 

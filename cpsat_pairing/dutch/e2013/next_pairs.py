@@ -19,47 +19,52 @@ Not in a bracket that C.13's backtracking re-pairs (C.12 is not asked there at a
 from __future__ import annotations
 
 from cpsat_pairing.dutch.bracket import BracketModel
-from cpsat_pairing.solver.matching import max_matching
+from cpsat_pairing.solver.matching import grows, max_matching
 from cpsat_pairing.solver.terms import Tier
 
 # The requirement as a tier of the trace, recorded only when it is not met (1).
 P1_TIER = ("C.12", "floater without the next bracket's P1 pairings")
 
 
-def allows_p1_pairings(bm: BracketModel, floaters: frozenset[int], nxt: list[int]) -> bool:
-    """True when the next bracket, with these floaters as its MDPs, allows its P1 pairings:
-    every floater has an opponent there (C.1 sends an MDP without one to C.12), and the
-    residents with an opponent (C.1 moves the others down) all but one pair."""
-    if not all(_has_opponent(bm, f, nxt) for f in floaters):
-        return False
-    residents = _kept_by_c1(bm, floaters, nxt)
-    return _matched(bm, floaters, residents) >= (len(floaters) + len(residents)) // 2
+class NextBracket:
+    """The next scoregroup as a graph, with a maximum matching, for the bracket's players
+    tried one by one as its floater (an MDP there): one floater adds at most one pair,
+    found by one augmenting search from him, so the scoregroup is matched once."""
 
+    def __init__(self, bm: BracketModel) -> None:
+        self.ok = bm.compatible
+        self.nxt = list(bm.next_group)
+        index = {v: i for i, v in enumerate(self.nxt)}
+        self.adj: list[list[int]] = [[] for _ in self.nxt]
+        for i, v in enumerate(self.nxt):
+            for w in self.nxt[i + 1 :]:
+                if self.ok(v, w):
+                    self.adj[i].append(index[w])
+                    self.adj[index[w]].append(i)
+        self.mate = max_matching(self.adj)
+        self.pairs = sum(1 for m in self.mate if m != -1) // 2
 
-def _has_opponent(bm: BracketModel, floater: int, nxt: list[int]) -> bool:
-    """C.1: an MDP with no opponent in the next scoregroup is sent back to C.12."""
-    return any(bm.compatible(floater, q) for q in nxt)
+    def has_opponent(self, floater: int) -> bool:
+        """C.1: an MDP with no opponent in the next scoregroup is sent back to C.12."""
+        return any(self.ok(floater, q) for q in self.nxt)
 
+    def matched(self, floater: int) -> int:
+        """The pairs the next bracket can make with this floater (B.1/B.2)."""
+        row = [i for i, q in enumerate(self.nxt) if self.ok(floater, q)]
+        return self.pairs + grows(self.adj, self.mate, row)
 
-def _kept_by_c1(bm: BracketModel, floaters: frozenset[int], nxt: list[int]) -> list[int]:
-    """The next scoregroup's players who have an opponent among its players and these
-    floaters (C.1 moves the others down)."""
-    group = set(floaters) | set(nxt)
-    return [q for q in nxt if any(bm.compatible(q, o) for o in group if o != q)]
+    def p1(self, floater: int) -> int:
+        """The next bracket's P1 with this floater as its MDP: half its players, without
+        the residents who have no opponent among them and him (C.1 moves them down)."""
+        kept = sum(1 for i, q in enumerate(self.nxt) if self.adj[i] or self.ok(q, floater))
+        return (1 + kept) // 2
 
-
-def _matched(bm: BracketModel, floaters: frozenset[int], nxt: list[int]) -> int:
-    """The pairs the next bracket can make with these floaters (B.1/B.2): a maximum
-    matching over the floaters and the next scoregroup, floaters not paired together."""
-    verts = [*floaters, *nxt]
-    index = {v: i for i, v in enumerate(verts)}
-    adj: list[list[int]] = [[] for _ in verts]
-    for i, v in enumerate(verts):
-        for w in verts[max(i + 1, len(floaters)) :]:
-            if bm.compatible(v, w):
-                adj[i].append(index[w])
-                adj[index[w]].append(i)
-    return sum(1 for m in max_matching(adj) if m != -1) // 2
+    def allows_p1_pairings(self, floater: int) -> bool:
+        """True when the next bracket, with this floater as its MDP, allows its P1
+        pairings: he has an opponent there (C.1 sends an MDP without one to C.12), and
+        the residents with an opponent (C.1 moves the others down) all but one pair.
+        (Residents with no opponent add no pair, so the matching may count them.)"""
+        return self.has_opponent(floater) and self.matched(floater) >= self.p1(floater)
 
 
 def may_gain(bm: BracketModel, floaters: list[int]) -> bool:
@@ -68,26 +73,20 @@ def may_gain(bm: BracketModel, floaters: list[int]) -> bool:
     pairings."""
     if len(floaters) != 1:
         return False  # none: every solution floats nobody (P is fixed)
-    return not allows_p1_pairings(bm, frozenset(floaters), list(bm.next_group))
+    return not NextBracket(bm).allows_p1_pairings(floaters[0])
 
 
 def _floaters(bm: BracketModel, values: dict[int, int]) -> frozenset[int]:
     return frozenset(p for p in bm.bracket if values.get(bm.df[p].index))
 
 
-def _p1(bm: BracketModel, floaters: frozenset[int], nxt: list[int]) -> int:
-    """The next bracket's P1 with these floaters as its MDPs: half its players, without
-    those who have no opponent there (C.1 moves them down)."""
-    return (len(floaters) + len(_kept_by_c1(bm, floaters, nxt))) // 2
-
-
 def floater_matters(bm: BracketModel) -> bool:
     """The incumbent floats one player, and some players who could float pass the test
     while others fail it: then which floater the first candidate has decides P1."""
-    nxt = list(bm.next_group)
     if len(_floaters(bm, bm.solver.values)) != 1:
         return False
-    passing = [allows_p1_pairings(bm, frozenset((p,)), nxt) for p in bm.bracket]
+    nxt = NextBracket(bm)
+    passing = [nxt.allows_p1_pairings(p) for p in bm.bracket]
     return any(passing) and not all(passing)
 
 
@@ -101,15 +100,14 @@ def keep_most_next_pairs(bm: BracketModel, first: frozenset[int] | None = None) 
     takes on these tiers): "its P1 pairings" are the P1 the next bracket had with him,
     and another floater passes when he has an opponent there and the next bracket then
     makes that many pairs (not his own P1, which C.1 may have lowered)."""
-    nxt = list(bm.next_group)
     if len(_floaters(bm, bm.solver.values)) != 1:
         return
+    nxt = NextBracket(bm)
     if first is not None and len(first) == 1:
-        target = _p1(bm, first, nxt)
-        failing = [p for p in bm.bracket
-                   if not _has_opponent(bm, p, nxt) or _matched(bm, frozenset((p,)), nxt) < target]
+        target = nxt.p1(next(iter(first)))
+        failing = [p for p in bm.bracket if not nxt.has_opponent(p) or nxt.matched(p) < target]
     else:
-        failing = [p for p in bm.bracket if not allows_p1_pairings(bm, frozenset((p,)), nxt)]
+        failing = [p for p in bm.bracket if not nxt.allows_p1_pairings(p)]
     if len(failing) < len(bm.bracket):
         found = bm.solver.check_values([(bm.df[p].index, 0) for p in failing])
         if found is not None:

@@ -44,10 +44,12 @@ from cpsat_pairing.dutch.e2013.criteria import (
     all_floaters_matched,
     backtracking_options,
     backtracking_term,
+    c12_options,
     downfloater_term,
     floated_before,
     floated_unplayed,
 )
+from cpsat_pairing.dutch.e2013.own_best import own_floaters_complete
 from cpsat_pairing.dutch.loop import (
     Bracket,
     RoundContext,
@@ -197,6 +199,49 @@ def _repaired_without_c12(rc: RoundContext, players: list[int], mdps: list[int],
         return None
 
 
+def _own_best(rc: RoundContext, players: list[int], mdps: list[int], next_group: list[int],
+              start: Sequence[Pair], full: Sequence[Pair]) -> tuple[list[Pair], list[int]] | None:
+    """The bracket's own best pairing, where the rest of the round cannot be paired after
+    it; else None.
+
+    The procedure pairs a bracket before it looks below it: B.1 and B.2 inside the
+    bracket, and C.12's floaters judged by whom they may meet in the next scoregroup.
+    Only when the players below cannot then be paired does C.13 backtrack into it (and
+    re-pair it without C.12).  The bracket's models that hold the round below already
+    pair it so that the round completes; this is the pairing they would have been
+    backtracking from.  `start`: the pairs inside the bracket to start from; `full`: a
+    complete pairing of the round, which most pairs below still fit."""
+    if c12_options(players, next_group, rc.compatible, rc.remaining, rc.pab_allowed) is None:
+        return None  # no C.12: the bracket's pairing already looked no further
+    if own_floaters_complete(rc, players, mdps, full):
+        return None
+    alone = _model(rc, players, mdps, next_group, "alone")
+    _start_inside(alone, start)
+    try:
+        bm = _tiers(rc, alone, players, mdps, next_group, "alone")
+    except (NoValidPairing, InfeasibleError):
+        return None
+    pairs, floaters = bm.bracket_result()
+    paired = {p for pq in pairs for p in pq}
+    rest = [p for p in rc.remaining if p not in paired]
+    if complete_pairing(rest, rc.compatible, rc.pab_allowed, full) is not None:
+        return None
+    return sorted(pairs), list(floaters)
+
+
+def _start_inside(alone: BracketModel, pairs: Sequence[Pair]) -> None:
+    """The bracket-alone model's incumbent: these pairs, the bracket's other players
+    floating."""
+    values = {v.index: 0 for v in [*alone.x.values(), *alone.df.values()]}
+    paired: set[int] = set()
+    for p, q in pairs:
+        values[alone.x[(p, q) if (p, q) in alone.x else (q, p)].index] = 1
+        paired |= {p, q}
+    for p in alone.bracket:
+        values[alone.df[p].index] = int(p not in paired)
+    alone.solver.set_incumbent(values)
+
+
 def _terms(bm: BracketModel, names: Sequence[str]) -> list[Term]:
     """The terms of these criteria, in order."""
     return [t for name in names for t in CRITERIA[name](bm)]
@@ -205,7 +250,13 @@ def _terms(bm: BracketModel, names: Sequence[str]) -> list[Term]:
 def _model(rc: RoundContext, players: list[int], mdps: list[int], next_group: list[int], kind: str,
            extra: Sequence[Pair] = ()) -> BracketModel:
     """The bracket's model of that kind, started from the witness; "near" is the
-    aggregate model of the near pairs and of the witness's and `extra`'s pairs."""
+    aggregate model of the near pairs and of the witness's and `extra`'s pairs; "alone"
+    the bracket's players only, each paired inside it or floating (`_own_best`)."""
+    if kind == "alone":
+        alone = BracketModel(rc.state, rc.remaining, players, frozenset(mdps), next_group, rc.compatible,
+                             rc.pab_allowed, settings=rc.settings, local=True)
+        _start_inside(alone, [(p, q) for p, q in rc.witness if p in alone.in_bracket and q in alone.in_bracket])
+        return alone
     cls = AggregateBracketModel if kind in ("near", "aggregate") else BracketModel
     # Scoring a given pairing in the lowest bracket (every player left, nobody below:
     # no C.12, no C.13), whose players `force` fixes all: each makes his given pair only.
@@ -445,6 +496,12 @@ class Procedure2013:
                 continue
             if full is not None:
                 break
+        if rc.forced is None and not last and unconstrained is not None and not _penultimate(rc, bracket):
+            # The penultimate bracket's model holds the lowest bracket whole: its own
+            # best pairing is the one its model already makes (the fifth pass).
+            own = _own_best(rc, players, model_mdps, bracket.next_group, unconstrained[0], full or rc.witness)
+            if own is not None and (set(own[0]), set(own[1])) != (set(unconstrained[0]), set(unconstrained[1])):
+                unconstrained, full = own, None  # C.13 backtracks into this bracket (below)
         backtracked = False
         nobody_joined = False  # C.13 joins the bracket whole (below)
         joined: BracketModel | None = None  # the lowest bracket that joining makes, where known
