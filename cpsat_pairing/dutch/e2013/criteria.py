@@ -29,6 +29,7 @@ counts for X as it is, but never for Z, since the player can take either colour.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -90,9 +91,10 @@ def floater_scores(bm: BracketModel) -> list[Term]:
 
 @criterion("2013:B3pairs")
 def pair_score_differences(bm: BracketModel) -> list[Term]:
-    """B.3: the score difference of two paired players as small as possible: the pairs
-    with the largest difference first (matters in a bracket joined by C.13, where the
-    residents have different scores, and for MDPs of different scores)."""
+    """B.3: the score difference of two paired players as small as possible (matters in
+    a bracket joined by C.13, where the residents have different scores, and for MDPs of
+    different scores): the sum of the squared differences where the pairs can differ by
+    more than one amount, else the number of pairs with that difference."""
     scores = sorted({bm.score[p] for p in bm.bracket})
     if len(scores) < 2:
         return []
@@ -104,8 +106,22 @@ def pair_score_differences(bm: BracketModel) -> list[Term]:
         a, b = level[p], level[q]
         if a != b:
             by_sd.setdefault(abs(scores[a] - scores[b]), []).append(v)
+    if len(by_sd) > 1:
+        return [_squared_differences(bm, by_sd)]
     return [bm.term("B.3", f"pairs with score difference {points(sd)}", ((1, v) for v in by_sd[sd]))
             for sd in _levels(set(by_sd))]
+
+
+def _squared_differences(bm: BracketModel, by_sd: dict[Fraction, list[cp_model.IntVar]]) -> Term:
+    """B.3's "as small as possible" over the bracket's pairs together, as the sum of their
+    squared score differences: one tier, a tie left to the colour and float tiers and
+    then the generation order.  The reference accepts a larger largest difference for a
+    smaller sum of squares, and neither the plain sum nor the largest difference first
+    reproduces it (docs/edition-2013.md, "Fifteenth pass").  In whole points squared
+    times the scores' common denominator squared, so that the weights are integers."""
+    unit = math.lcm(*(sd.denominator for sd in by_sd))
+    return bm.term("B.3", "sum of squared score differences",
+                   ((int(sd * unit) ** 2, v) for sd, vs in by_sd.items() for v in vs))
 
 
 @criterion("2013:C13bye")
