@@ -10,7 +10,7 @@ matchings alone, so that only the others need the bracket-alone model.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from cpsat_pairing.dutch.completion import complete_pairing
 from cpsat_pairing.dutch.loop import RoundContext
@@ -44,8 +44,9 @@ def own_floaters_complete(rc: RoundContext, players: Sequence[int], mdps: Sequen
     if left_out > 1:
         return False
     size = len(players) - 1
+    extends = _extension(rc, below, base)
     for i, p in enumerate(players):
-        if _completes_with(rc, below, base, p, full):
+        if extends(p) or complete_pairing([*below, p], rc.compatible, rc.pab_allowed, full) is not None:
             continue
         # Can a maximum matching leave p out?  The bracket without him, renumbered,
         # from the matching found (less p's pair): perfect exactly then.
@@ -59,21 +60,17 @@ def own_floaters_complete(rc: RoundContext, players: Sequence[int], mdps: Sequen
     return True
 
 
-def _completes_with(rc: RoundContext, below: list[int], base: list[Pair] | None, p: int,
-                    full: Sequence[Pair]) -> bool:
-    """Whether `below` and p can be paired completely: at once where p extends `base`,
-    below's own complete pairing, by the bye (p takes it, or meets the player who has
-    it) or by one exchange (p meets a player whose partner takes the bye)."""
-    if base is not None:
+def _extension(rc: RoundContext, below: list[int], base: list[Pair] | None) -> Callable[[int], bool]:
+    """Whether a player p extends `base`, below's own complete pairing, to one of `below`
+    and p at once: by the bye (p takes it, or meets the player who has it) or by one
+    exchange (p meets a player whose partner takes the bye).  Read off `base` once per
+    bracket; where it says no, a completion check decides."""
+    if base is None:
+        return lambda p: False
+    if len(below) % 2:
         paired = {q for pq in base for q in pq}
-        if len(below) % 2:
-            bye = next(q for q in below if q not in paired)
-            if rc.compatible(p, bye):
-                return True
-        else:
-            if p in rc.pab_allowed:
-                return True
-            mate = {a: b for pq in base for a, b in (pq, pq[::-1])}
-            if any(mate.get(q, q) in rc.pab_allowed for q in rc.compatible.neighbours(p) if q in mate):
-                return True
-    return complete_pairing([*below, p], rc.compatible, rc.pab_allowed, full) is not None
+        bye = next(q for q in below if q not in paired)
+        return lambda p: rc.compatible(p, bye)
+    mate = {a: b for pq in base for a, b in (pq, pq[::-1])}
+    return lambda p: p in rc.pab_allowed or any(
+        mate[q] in rc.pab_allowed for q in rc.compatible.neighbours(p) if q in mate)
