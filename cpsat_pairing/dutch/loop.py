@@ -66,6 +66,13 @@ class RoundContext:
         """Pairing scores of the players to pair."""
         return {p: self.state.players[p].pairing_score for p in self.state.present}
 
+    @cached_property
+    def group(self) -> dict[int, int]:
+        """Each player's scoregroup as its index in `scoregroups` (set once, before the
+        first bracket): the brackets then compare small integers, not Fractions."""
+        index = {s: k for k, s in enumerate(self.scoregroups)}
+        return {p: index[s] for p, s in self.score.items()}
+
     def record(self, trace: BracketTrace, witness: list[Pair] | None = None) -> None:
         """A bracket is paired: its pairs are final, its downfloaters move down."""
         self.brackets.append(trace)
@@ -142,13 +149,12 @@ def residents_bracket(rc: RoundContext) -> Bracket | None:
         return None
     rc.next_group += 1
     level = rc.scoregroups[i]
-    score = rc.score
+    group = rc.group
     mdps = rc.mdps
     taken = frozenset(mdps)
-    residents = [p for p in rc.remaining if score[p] == level and p not in taken]
+    residents = [p for p in rc.remaining if group[p] == i and p not in taken]
     players = sorted(mdps + residents, key=rc.state.rank_key)
-    nxt = rc.scoregroups[i + 1] if i + 1 < len(rc.scoregroups) else None
-    next_group = [p for p in rc.remaining if nxt is not None and score[p] == nxt]
+    next_group = [p for p in rc.remaining if group[p] == i + 1]
     return Bracket(level, residents, list(mdps), players, next_group, i + 1)
 
 

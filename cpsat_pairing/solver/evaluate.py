@@ -29,6 +29,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from itertools import repeat
+from operator import mul
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from cpsat_pairing.solver.terms import WRITTEN
@@ -92,8 +94,23 @@ def _value(x: list[int], ref: int) -> int:
     return x[ref] if ref >= 0 else 1 - x[-ref - 1]
 
 
-def _all_true(x: list[int], refs: list[int]) -> bool:
-    return all(_value(x, ref) for ref in refs)
+def _split(refs: list[int]) -> tuple[list[int], list[int]]:
+    """Literals as (variables of the positive ones, variables of the negated ones)."""
+    return [r for r in refs if r >= 0], [-r - 1 for r in refs if r < 0]
+
+
+@dataclass
+class _Checks:
+    """The mirror's constraints as `PlainEvaluator._holds` checks them: each linear one
+    with a single interval as (variables, coefficients or None for all 1, low, high);
+    each other, and each literal constraint, with its literals split by sign (the sums
+    then run in C, the evaluation's bulk on a small model)."""
+
+    linear: int = 0  # how many of the mirror's constraints are compiled
+    literals: int = 0
+    plain: list[tuple[list[int], list[int] | None, int, int]] = field(default_factory=list)
+    enforced: list[tuple[list[int], list[int], list[int], list[int], tuple[int, ...]]] = field(default_factory=list)
+    clauses: list[tuple[int, list[int], list[int], list[int], list[int]]] = field(default_factory=list)
 
 
 class PlainEvaluator:
@@ -103,6 +120,7 @@ class PlainEvaluator:
     def __init__(self, model: cp_model.CpModel) -> None:
         self.model = model
         self._mirror = _Mirror()
+        self._checks = _Checks()
 
     def _refresh(self) -> _Mirror:
         mirror = self._mirror
@@ -152,10 +170,9 @@ class PlainEvaluator:
         x = [0] * n
         known = [False] * n
         idx = list(decided)
-        for i in idx:
-            x[i], known[i] = proposal.get(i, 0), True
-        for i in idx:
-            if x[i] not in (0, 1) and not in_domain(x[i], tuple(proto.variables[i].domain)):
+        for i, v in zip(idx, map(proposal.get, idx, repeat(0))):
+            x[i], known[i] = v, True
+            if v != 0 and v != 1 and not in_domain(v, tuple(proto.variables[i].domain)):
                 return False
         for i, v in fixed.items():
             if known[i] and x[i] != v:
@@ -177,9 +194,10 @@ class PlainEvaluator:
     def _derive(mirror: _Mirror, x: list[int], known: list[bool]) -> list[int] | None:
         """Set the open variables from equalities with one open variable, until none is
         left (their indices), or None when some cannot be derived."""
+        is_known = known.__getitem__
         pending = [
             c for c in mirror.linear
-            if c.simple and c.domain[0] == c.domain[1] and not all(known[v] for v in c.vars)
+            if c.simple and c.domain[0] == c.domain[1] and not all(map(is_known, c.vars))
         ]
         derived: list[int] = []
         # Literals an unenforced clause forces: a unit bool_or, a bool_and, an
@@ -231,24 +249,49 @@ class PlainEvaluator:
             pending = waiting
         return derived if all(known) else None
 
-    @staticmethod
-    def _holds(mirror: _Mirror, x: list[int]) -> bool:
-        for c in mirror.linear:
-            if c.enforcement and not _all_true(x, c.enforcement):
+    def _compiled(self, mirror: _Mirror) -> _Checks:
+        """`_Checks` with the constraints read since the last call."""
+        checks = self._checks
+        for c in mirror.linear[checks.linear:]:
+            if not c.enforcement and len(c.domain) == 2:
+                ones = all(coef == 1 for coef in c.coefs)
+                checks.plain.append((c.vars, None if ones else c.coefs, c.domain[0], c.domain[1]))
+            else:
+                checks.enforced.append((*_split(c.enforcement), c.vars, c.coefs, c.domain))
+        checks.linear = len(mirror.linear)
+        for clause in mirror.literals[checks.literals:]:
+            checks.clauses.append((clause.kind, *_split(clause.enforcement), *_split(clause.literals)))
+        checks.literals = len(mirror.literals)
+        return checks
+
+    def _holds(self, mirror: _Mirror, x: list[int]) -> bool:
+        """Every constraint holds in `x` (the same test as constraint by constraint:
+        an enforced constraint counts where all its enforcement literals are true)."""
+        checks = self._compiled(mirror)
+        get = x.__getitem__
+        for vs, cs, lo, hi in checks.plain:
+            total = sum(map(get, vs)) if cs is None else sum(map(mul, map(get, vs), cs))
+            if total < lo or total > hi:
+                return False
+        for pos, neg, vs, cs, domain in checks.enforced:
+            if not all(map(get, pos)) or any(map(get, neg)):
                 continue
-            if not in_domain(sum(coef * x[v] for v, coef in zip(c.vars, c.coefs)), c.domain):
+            if not in_domain(sum(map(mul, map(get, vs), cs)), domain):
                 return False
-        for clause in mirror.literals:
-            if clause.enforcement and not _all_true(x, clause.enforcement):
+        for kind, pos, neg, lits, nots in checks.clauses:
+            if (pos and not all(map(get, pos))) or (neg and any(map(get, neg))):
                 continue
-            true = sum(_value(x, ref) for ref in clause.literals)
-            if clause.kind == OR and true == 0:
-                return False
-            if clause.kind == AND and true != len(clause.literals):
-                return False
-            if clause.kind == AT_MOST_ONE and true > 1:
-                return False
-            if clause.kind == EXACTLY_ONE and true != 1:
+            true = sum(map(get, lits)) + len(nots) - sum(map(get, nots))
+            if kind == OR:
+                if true == 0:
+                    return False
+            elif kind == AT_MOST_ONE:
+                if true > 1:
+                    return False
+            elif kind == EXACTLY_ONE:
+                if true != 1:
+                    return False
+            elif true != len(lits) + len(nots):
                 return False
         return True
 
