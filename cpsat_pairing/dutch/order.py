@@ -107,7 +107,8 @@ def _greedy_first(bm: PairModel, s1: list[int], among: frozenset[int], bsn: dict
     that maximum over a wider set (every choice in which each player meets at most one
     other), so when it is a solution it is the search's first.  It is tried where it
     moves no player in or out of the bracket's pairs (the incumbent's pairs below and
-    its floaters then still fit) and the model (not a near model's relaxation, nothing
+    its floaters then still fit), or where those it moves out can meet each other
+    (`_swapped`), and the model (not a near model's relaxation, nothing
     the model cannot state) checks it whole: the proposal evaluator answers, without
     CP-SAT where it can tell.  Kept, it is the new incumbent; else the search decides."""
     solver = bm.solver
@@ -118,6 +119,7 @@ def _greedy_first(bm: PairModel, s1: list[int], among: frozenset[int], bsn: dict
     proposal = dict(values)
     before: set[tuple[int, int]] = set()
     greedy: set[tuple[int, int]] = set()
+    ordered: list[tuple[int, int]] = []  # the greedy pairs, S1 in order
     taken: set[int] = set()
     for p in s1:
         options = sorted((bsn[q], q, v.index) for q, v in bm.adj[p] if q in among and q not in s1set)
@@ -131,9 +133,57 @@ def _greedy_first(bm: PairModel, s1: list[int], among: frozenset[int], bsn: dict
             proposal[i] = 1
             taken.add(q)
             greedy.add((p, q))
-    if {x for pq in before for x in pq} != {x for pq in greedy for x in pq}:
+            ordered.append((p, q))
+    if {x for pq in before for x in pq} != {x for pq in greedy for x in pq} and not _swapped(
+            bm, s1, frozenset(q for q in among if q not in s1set), ordered, proposal):
         return False
     return solver.try_fix_domains([], [], proposal=proposal, search=False, counter="greedy")
+
+
+def _swapped(bm: PairModel, s1: list[int], s2: frozenset[int], greedy: list[tuple[int, int]],
+             proposal: dict[int, int]) -> bool:
+    """Complete `proposal` where the greedy S1-S2 pairs move players in or out of the
+    S1-S2 pairs: for each greedy pair p-q that the incumbent does not make, the two
+    players it leaves without a partner (p's and q's incumbent partners) meet each
+    other.  Whoever is paired stays paired, so the floaters and the pairs below still
+    fit.  False (nothing changed) where that cannot be done: a player the incumbent
+    leaves unpaired, no such pair, or S1-S2 pairs other than the greedy ones.
+
+    The greedy S1-S2 pairs are the search's first decisions wherever any solution has
+    them (`_greedy_first`), whatever its other pairs: the completion only has to be a
+    solution, and the evaluator checks it whole.  (Most often: the incumbent pairs an
+    MDP with a later resident than the first he may meet.)"""
+    x = bm.x
+
+    def var(p: int, q: int) -> int | None:
+        v = x.get((p, q))
+        if v is None:
+            v = x.get((q, p))
+        return None if v is None else v.index
+
+    made = bm.chosen_pairs()
+    partner: dict[int, int] = {}
+    for p, q in made:
+        partner[p], partner[q] = q, p
+    for p, q in greedy:
+        a, b = partner.get(p), partner.get(q)
+        if a == q:
+            continue
+        if a is None or b is None or a == b or var(a, b) is None:
+            return False
+        partner[p], partner[q], partner[a], partner[b] = q, p, b, a
+    mate = dict(greedy)
+    if any(mate.get(p) != (partner.get(p) if partner.get(p) in s2 else None) for p in s1):
+        return False
+    for pq in made:
+        i = var(*pq)
+        assert i is not None
+        proposal[i] = 0
+    for p, q in partner.items():
+        i = var(p, q)
+        assert i is not None
+        proposal[i] = 1
+    return True
 
 
 def _decisions(bm: PairModel, s1: list[int], s2: list[int], among: frozenset[int],

@@ -27,10 +27,10 @@ second, more than pairing a small round's brackets.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import operator
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import repeat
-from operator import mul
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from cpsat_pairing.solver.terms import WRITTEN
@@ -87,6 +87,16 @@ class _Mirror:
     supported: bool = True
     linear: list[_Linear] = field(default_factory=list)
     literals: list[_Literals] = field(default_factory=list)
+
+
+def _has(name: str) -> Callable[[Any], bool]:
+    return operator.methodcaller(f"has_{name}")
+
+
+# Each kind's test and field, made once (a getattr by a formatted name per constraint
+# was most of reading a small model's constraints).
+_HAS_LITERALS = [_has(name) for name in LITERAL_KINDS]
+_LITERALS_OF = [operator.attrgetter(name) for name in LITERAL_KINDS]
 
 
 def _value(x: list[int], ref: int) -> int:
@@ -146,11 +156,11 @@ class PlainEvaluator:
                     mirror.supported = False
                 mirror.linear.append(_Linear(enforcement, vs, list(lin.coeffs), tuple(lin.domain)))
             else:
-                kind = next((k for k, name in enumerate(LITERAL_KINDS) if getattr(c, f"has_{name}")()), None)
+                kind = next((k for k, has in enumerate(_HAS_LITERALS) if has(c)), None)
                 if kind is None:
                     mirror.supported = False
                 else:
-                    literals = list(getattr(c, LITERAL_KINDS[kind]).literals)
+                    literals = list(_LITERALS_OF[kind](c).literals)
                     mirror.literals.append(_Literals(kind, enforcement, literals))
         mirror.read = total
         return mirror
@@ -270,13 +280,13 @@ class PlainEvaluator:
         checks = self._compiled(mirror)
         get = x.__getitem__
         for vs, cs, lo, hi in checks.plain:
-            total = sum(map(get, vs)) if cs is None else sum(map(mul, map(get, vs), cs))
+            total = sum(map(get, vs)) if cs is None else sum(map(operator.mul, map(get, vs), cs))
             if total < lo or total > hi:
                 return False
         for pos, neg, vs, cs, domain in checks.enforced:
             if not all(map(get, pos)) or any(map(get, neg)):
                 continue
-            if not in_domain(sum(map(mul, map(get, vs), cs)), domain):
+            if not in_domain(sum(map(operator.mul, map(get, vs), cs)), domain):
                 return False
         for kind, pos, neg, lits, nots in checks.clauses:
             if (pos and not all(map(get, pos))) or (neg and any(map(get, neg))):

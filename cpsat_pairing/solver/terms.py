@@ -90,6 +90,8 @@ class Term:
     # 400,000 coefficients); a term's coefficients do not change once it is made.
     _bounds: tuple[int, int] | None = field(default=None, repr=False, compare=False)
     _magnitude: int | None = field(default=None, repr=False, compare=False)
+    # Looked up twice for every tier fixed (LexSolver.fixed_value, _fix).
+    _sum_key: tuple[int, int, int] | None = field(default=None, repr=False, compare=False)
 
     @property
     def name(self) -> str:
@@ -138,7 +140,9 @@ class Term:
 
     def sum_key(self) -> tuple[int, int, int]:
         """A key under which terms that are the same sum meet (`same_sum`)."""
-        return len(self.indices), hash(tuple(self.indices)), hash(tuple(self.coefs))
+        if self._sum_key is None:
+            self._sum_key = len(self.indices), hash(tuple(self.indices)), hash(tuple(self.coefs))
+        return self._sum_key
 
     def same_sum(self, other: Term) -> bool:
         """The same variables with the same coefficients, in the same order."""
