@@ -143,11 +143,14 @@ def _greedy_first(bm: PairModel, s1: list[int], among: frozenset[int], bsn: dict
 def _swapped(bm: PairModel, s1: list[int], s2: frozenset[int], greedy: list[tuple[int, int]],
              proposal: dict[int, int]) -> bool:
     """Complete `proposal` where the greedy S1-S2 pairs move players in or out of the
-    S1-S2 pairs: for each greedy pair p-q that the incumbent does not make, the two
-    players it leaves without a partner (p's and q's incumbent partners) meet each
-    other.  Whoever is paired stays paired, so the floaters and the pairs below still
-    fit.  False (nothing changed) where that cannot be done: a player the incumbent
-    leaves unpaired, no such pair, or S1-S2 pairs other than the greedy ones.
+    S1-S2 pairs.  For each greedy pair p-q that the incumbent does not make, p's
+    incumbent partner a is left without one: he meets q's incumbent partner, or, where
+    q was not paired by a pair variable (a floater, a player paired into the next
+    scoregroup or below, the PAB), he takes q's place there (their own variables,
+    `player_families`, traded).  The same players are then paired by pair variables
+    and the same places are filled, so the counts and the pairs below still fit.
+    False (nothing changed) where that cannot be done: p himself unpaired, no such pair
+    or variable, or S1-S2 pairs other than the greedy ones in the end.
 
     The greedy S1-S2 pairs are the search's first decisions wherever any solution has
     them (`_greedy_first`), whatever its other pairs: the completion only has to be a
@@ -165,11 +168,21 @@ def _swapped(bm: PairModel, s1: list[int], s2: frozenset[int], greedy: list[tupl
     partner: dict[int, int] = {}
     for p, q in made:
         partner[p], partner[q] = q, p
+    own: dict[int, int] = {}  # the players' own variables traded so far: index -> value
+    families = list(bm.player_families().values())
     for p, q in greedy:
         a, b = partner.get(p), partner.get(q)
         if a == q:
             continue
-        if a is None or b is None or a == b or var(a, b) is None:
+        if a is None or a == b:
+            return False
+        if b is None:
+            if not _trade(families, a, q, proposal, own):
+                return False
+            del partner[a]
+            partner[p], partner[q] = q, p
+            continue
+        if var(a, b) is None:
             return False
         partner[p], partner[q], partner[a], partner[b] = q, p, b, a
     mate = dict(greedy)
@@ -183,6 +196,27 @@ def _swapped(bm: PairModel, s1: list[int], s2: frozenset[int], greedy: list[tupl
         i = var(p, q)
         assert i is not None
         proposal[i] = 1
+    proposal.update(own)
+    return True
+
+
+def _trade(families: list[dict[int, cp_model.IntVar]], a: int, q: int, values: dict[int, int],
+           own: dict[int, int]) -> bool:
+    """Record in `own` a and q trading the values of their own variables (those of
+    `own` first, then `values`); False where one has a variable the other lacks and
+    its value is not 0."""
+    for family in families:
+        va, vq = family.get(a), family.get(q)
+        ia = -1 if va is None else va.index
+        iq = -1 if vq is None else vq.index
+        xa = own.get(ia, values.get(ia, 0)) if va is not None else 0
+        xq = own.get(iq, values.get(iq, 0)) if vq is not None else 0
+        if (va is None and xq) or (vq is None and xa):
+            return False
+        if va is not None:
+            own[ia] = xq
+        if vq is not None:
+            own[iq] = xa
     return True
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from cpsat_pairing.errors import SolveLimitError
+from cpsat_pairing.solver.fields import read
 from cpsat_pairing.solver.settings import SolverSettings
 
 # Process-wide counters for benchmarks (scripts/bench.py): CP-SAT calls and their time.
@@ -120,5 +121,6 @@ def found(solver: cp_model.CpSolver, status: Status) -> bool:
 
 
 def solution(solver: cp_model.CpSolver) -> dict[int, int]:
-    """Every variable's value, by index (one read of the response, not a call per variable)."""
-    return dict(enumerate(solver.response_proto.solution))
+    """Every variable's value, by index (one read of the response, not a call per
+    variable; by position, fields.py)."""
+    return dict(enumerate(read(solver.response_proto.solution)))

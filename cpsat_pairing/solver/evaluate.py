@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from itertools import repeat
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from cpsat_pairing.solver.fields import read
 from cpsat_pairing.solver.terms import WRITTEN
 
 if TYPE_CHECKING:
@@ -148,19 +149,19 @@ class PlainEvaluator:
                 mirror.linear.append(_Linear([], vs, cs, (lo, hi)))
                 continue
             c = constraints[k]
-            enforcement = list(c.enforcement_literal)
+            enforcement = read(c.enforcement_literal)
             if c.has_linear():
                 lin = c.linear
-                vs = list(lin.vars)
+                vs = read(lin.vars)
                 if vs and min(vs) < 0:
                     mirror.supported = False
-                mirror.linear.append(_Linear(enforcement, vs, list(lin.coeffs), tuple(lin.domain)))
+                mirror.linear.append(_Linear(enforcement, vs, read(lin.coeffs), tuple(read(lin.domain))))
             else:
                 kind = next((k for k, has in enumerate(_HAS_LITERALS) if has(c)), None)
                 if kind is None:
                     mirror.supported = False
                 else:
-                    literals = list(_LITERALS_OF[kind](c).literals)
+                    literals = read(_LITERALS_OF[kind](c).literals)
                     mirror.literals.append(_Literals(kind, enforcement, literals))
         mirror.read = total
         return mirror
@@ -182,7 +183,7 @@ class PlainEvaluator:
         idx = list(decided)
         for i, v in zip(idx, map(proposal.get, idx, repeat(0))):
             x[i], known[i] = v, True
-            if v != 0 and v != 1 and not in_domain(v, tuple(proto.variables[i].domain)):
+            if v != 0 and v != 1 and not in_domain(v, tuple(read(proto.variables[i].domain))):
                 return False
         for i, v in fixed.items():
             if known[i] and x[i] != v:
@@ -194,7 +195,7 @@ class PlainEvaluator:
             if derived is None:
                 return None
             for i in derived:
-                if not in_domain(x[i], tuple(proto.variables[i].domain)):
+                if not in_domain(x[i], tuple(read(proto.variables[i].domain))):
                     return False
         if not self._holds(mirror, x):
             return False
@@ -412,7 +413,7 @@ class ArrayEvaluator:
         known[idx] = True
         odd = idx[(x[idx] != 0) & (x[idx] != 1)]
         for i in odd.tolist():
-            if not in_domain(int(x[i]), tuple(proto.variables[i].domain)):
+            if not in_domain(int(x[i]), tuple(read(proto.variables[i].domain))):
                 return False
         for i, v in fixed.items():
             if known[i] and x[i] != v:
@@ -424,7 +425,7 @@ class ArrayEvaluator:
             if derived is None:
                 return None
             for i in derived:
-                if not in_domain(int(x[i]), tuple(proto.variables[i].domain)):
+                if not in_domain(int(x[i]), tuple(read(proto.variables[i].domain))):
                     return False
         if not self._holds(mirror, x):
             return False

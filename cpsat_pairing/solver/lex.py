@@ -167,7 +167,7 @@ class LexSolver(PartialModel):
         values = self._values
         indices = self.all_indices()
         hint.vars.extend(indices)
-        hint.values.extend([values.get(i, 0) for i in indices])
+        hint.values.extend(list(map(values.get, indices, repeat(0))))
 
     def new_solver(self) -> cp_model.CpSolver:
         solver = cp_model.CpSolver()
