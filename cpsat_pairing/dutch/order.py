@@ -40,10 +40,6 @@ def _fix_partners(
     if bm.far is not None and label == "transposition":
         bm.far.split_by_sides(bm, s1, s2)  # every pair of the remainder joins S1 and S2
         counted = False  # the counts again, with the far pairs' counts by side in them
-    if not counted:
-        # The tiers restated over class counts let propagation refute most candidates
-        # before the searches below try them (counts.py).
-        add_class_counts(bm, s1, s2)
     # The tiers all at once: the candidates "S1[1] meets S2 player q", S1[1] first, q
     # by BSN, then S1[2]'s, ... tried true before false in that order; the first
     # solution of that search is the one the tiers in sequence would find, in one solve
@@ -58,12 +54,21 @@ def _fix_partners(
     # propagation sets the next scoregroup's own Booleans, which one by one would each
     # be a decision (900 at 5,000 players).
     ahead = [*bm.player_families().get("exit", {}).values(), *reversed(bm.counters())]
+    # The tiers restated over class counts let propagation refute most candidates
+    # before the searches below try them (counts.py).  The greedy transposition needs
+    # none: they are implied constraints, true of every solution, so its check gives
+    # the same answer without them, and where it is the answer they are never used.
     if bm.far is not None and label != "transposition":
+        if not counted:
+            add_class_counts(bm, s1, s2)
         _fix_partners_one_by_one(bm, s1, among, bsn, label)
         return
     try:
-        found = _greedy_first(bm, s1, among, bsn) or first_in_order(
-            bm.solver, decisions, budget=bm.solver.settings.fixed_search_budget, ahead=ahead)
+        found = _greedy_first(bm, s1, among, bsn)
+        if not found:
+            if not counted:
+                add_class_counts(bm, s1, s2)
+            found = first_in_order(bm.solver, decisions, budget=bm.solver.settings.fixed_search_budget, ahead=ahead)
     except Uncertified as failure:
         if bm.far is None or not failure.values:
             raise

@@ -24,7 +24,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from itertools import repeat
+from itertools import compress, repeat
 
 from ortools.sat.python import cp_model
 
@@ -658,7 +658,7 @@ class LexSolver(PartialModel):
                 add_linear(self.model, term.indices, term.coefs, val)
             self.fixed.append((term, val))
             if not term.per_player:
-                self.weighed.update(i for c, i in zip(term.coefs, term.indices) if c)
+                self.weighed.update(compress(term.indices, term.coefs))
         self.trace.append(term.tier(val))
 
 

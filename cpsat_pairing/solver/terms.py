@@ -46,6 +46,17 @@ class Tier:
     # the player an exchange keeps or moves, the MDP a set takes), if any.
     subject: int | None = None
 
+    @classmethod
+    def of(cls, criterion: str, detail: str, value: int, kind: TierKind, maximised: bool,
+           subject: int | None) -> Tier:
+        """`Tier(...)` for the solver's hot path (a tier for every term fixed): the same
+        fields set in one step, not one `object.__setattr__` each as a frozen
+        dataclass's `__init__` does (a third of the time)."""
+        tier = object.__new__(cls)
+        tier.__dict__.update(criterion=criterion, detail=detail, value=value, kind=kind, maximised=maximised,
+                             subject=subject)
+        return tier
+
     @property
     def name(self) -> str:
         """The tier as one label, e.g. 'C12 unmet colour preferences', 'exchange: BSN 3 stays in S1'."""
@@ -92,6 +103,8 @@ class Term:
     _magnitude: int | None = field(default=None, repr=False, compare=False)
     # Looked up twice for every tier fixed (LexSolver.fixed_value, _fix).
     _sum_key: tuple[int, int, int] | None = field(default=None, repr=False, compare=False)
+    # `forced`'s least value (None: never forced) and the weights by variable.
+    _least_weights: tuple[int | None, dict[int, int]] | None = field(default=None, repr=False, compare=False)
 
     @property
     def name(self) -> str:
@@ -103,7 +116,7 @@ class Term:
         return bool(self.coefs) and all(c < 0 for c in self.coefs)
 
     def tier(self, value: int) -> Tier:
-        return Tier(self.criterion, self.detail, value, self.kind, self.maximised, self.subject)
+        return Tier.of(self.criterion, self.detail, value, self.kind, self.maximised, self.subject)
 
     @property
     def indices(self) -> list[int]:
@@ -156,13 +169,18 @@ class Term:
         coefficients."""
         if self.one_hot:
             return None
-        weight: dict[int, int] = {}
-        for c, i in zip(self.coefs, self.indices):
-            weight[i] = weight.get(i, 0) + c
-        upper = self.upper or {}
-        if any(c < 0 for i, c in weight.items() if i in upper):
-            return None  # an integer at its upper bound: a constraint states it
-        if val != sum(c for c in weight.values() if c < 0):
+        if self._least_weights is None:
+            weight: dict[int, int] = {}
+            for c, i in zip(self.coefs, self.indices):
+                weight[i] = weight.get(i, 0) + c
+            upper = self.upper or {}
+            if any(c < 0 for i, c in weight.items() if i in upper):
+                least = None  # an integer at its upper bound: a constraint states it
+            else:
+                least = sum(c for c in weight.values() if c < 0)
+            self._least_weights = (least, weight)
+        least, weight = self._least_weights
+        if least is None or val != least:
             return None
         return [(i, 0 if c > 0 else 1) for i, c in weight.items() if c]
 
