@@ -64,7 +64,7 @@ def _fix_partners(
         _fix_partners_one_by_one(bm, s1, among, bsn, label)
         return
     try:
-        found = _greedy_first(bm, s1, among, bsn)
+        found: bool | None = _greedy_first(bm, s1, among, bsn)
         if not found:
             if not counted:
                 add_class_counts(bm, s1, s2)
