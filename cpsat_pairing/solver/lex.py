@@ -171,7 +171,8 @@ class LexSolver(PartialModel):
 
     def new_solver(self) -> cp_model.CpSolver:
         solver = cp_model.CpSolver()
-        configure(solver, self.settings, self._presolve)
+        small = len(self.model.proto.variables) < self.settings.presolve_from
+        configure(solver, self.settings, self._presolve and not small)
         return solver
 
     def call(

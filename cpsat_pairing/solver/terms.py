@@ -103,8 +103,9 @@ class Term:
     _magnitude: int | None = field(default=None, repr=False, compare=False)
     # Looked up twice for every tier fixed (LexSolver.fixed_value, _fix).
     _sum_key: tuple[int, int, int] | None = field(default=None, repr=False, compare=False)
-    # `forced`'s least value (None: never forced) and the weights by variable.
-    _least_weights: tuple[int | None, dict[int, int]] | None = field(default=None, repr=False, compare=False)
+    # `forced`'s least value (None: never forced) and the values it forces.
+    _forced: tuple[int | None, list[tuple[int, int]]] | None = field(default=None, repr=False, compare=False)
+    _maximised: bool | None = field(default=None, repr=False, compare=False)
 
     @property
     def name(self) -> str:
@@ -113,7 +114,9 @@ class Term:
     @property
     def maximised(self) -> bool:
         """Solved negated: every coefficient is negative (a count the rules maximise)."""
-        return bool(self.coefs) and all(c < 0 for c in self.coefs)
+        if self._maximised is None:
+            self._maximised = bool(self.coefs) and all(c < 0 for c in self.coefs)
+        return self._maximised
 
     def tier(self, value: int) -> Tier:
         return Tier.of(self.criterion, self.detail, value, self.kind, self.maximised, self.subject)
@@ -169,7 +172,7 @@ class Term:
         coefficients."""
         if self.one_hot:
             return None
-        if self._least_weights is None:
+        if self._forced is None:
             weight: dict[int, int] = {}
             for c, i in zip(self.coefs, self.indices):
                 weight[i] = weight.get(i, 0) + c
@@ -178,11 +181,9 @@ class Term:
                 least = None  # an integer at its upper bound: a constraint states it
             else:
                 least = sum(c for c in weight.values() if c < 0)
-            self._least_weights = (least, weight)
-        least, weight = self._least_weights
-        if least is None or val != least:
-            return None
-        return [(i, 0 if c > 0 else 1) for i, c in weight.items() if c]
+            self._forced = (least, [(i, 0 if c > 0 else 1) for i, c in weight.items() if c])
+        least, forced = self._forced
+        return forced if least is not None and val == least else None
 
     def expr(self) -> cp_model.LinearExprT:
         return cp_model.LinearExpr.weighted_sum(self.vars, self.coefs)
