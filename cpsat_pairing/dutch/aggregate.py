@@ -101,7 +101,11 @@ class AggregateBracketModel(BracketModel):
                 terms.append(far[p].index)  # a far pair is made inside the bracket
             terms.append(d.index)
             add_linear(m, terms, [1] * len(terms), 1)
-        self.add_parity_cuts()
+        if len(self.players) >= self.settings.parity_cuts_from:
+            # A small model's solves take a fraction of a millisecond with or without
+            # the cuts; writing them, and reading them back in every proposal checked
+            # (solver/evaluate.py), costs more.  They cut off no solution.
+            self.add_parity_cuts()
         all_vars = [*self.x.values(), *self.dn.values(), *self.up.values(), *self.w.values(), *self.nn_pairs]
         all_vars += [*self.u.values(), *self.exit.values(), *self.df.values()]
         if self.far is not None:

@@ -85,6 +85,9 @@ class SolverSettings:
     # bracket's model (a few dozen variables) is solved in well under a millisecond,
     # and presolving it is a tenth of that.
     presolve_from: int = 300
+    # The odd-set cuts of an aggregate model (BracketModel.add_parity_cuts) from this
+    # many players in it (the bracket and the next scoregroup).
+    parity_cuts_from: int = 40
     # The transposition's first candidate is tried as the greedy choice (S1 players in
     # turn with the lowest S2 player left), checked whole, before the fixed search:
     # where the greedy choice is a solution it is the search's answer (dutch/order.py).
