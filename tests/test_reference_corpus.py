@@ -50,7 +50,8 @@ KNOWN_MISSES: dict[tuple[str, int], str] = {
 # a bracket C.13 re-pairs so that the rest can be paired is re-paired without C.12.
 # j103189 r8: the allocated bye `0000 - +` beside half-point byes written `0000 - =`.
 # j103089 r5 (and j103189 r9): among pairings equal on every tier, the first whose
-# floater lets the next bracket make its P1 pairings (C.12); j100017 r10: not at a cost in X.
+# floater lets the next bracket make its P1 pairings (C.12); j100017 r10: the first
+# candidate's floater is kept, though another would let the next bracket pair more.
 # j100845 r11: A.3 counted after C.1 (an MDP with no opponent in the bracket is not one of
 # its players).  j102001 r7: "its P1 pairings" are those the next bracket has with the
 # first candidate's floater.  j102229 r8: B.6 for an unplayed downfloat (a bye) gives way
@@ -61,7 +62,10 @@ KNOWN_MISSES: dict[tuple[str, int], str] = {
 # j100151 r8, j100535 r9 and j100671 r8: a bracket's own best pairing, after which the
 # round cannot be completed, is where C.13 backtracks from (re-paired without C.12).
 # j100355 r8, j100676 r8 and j102138 r10: B.3 as the sum of the squared score differences
-# in the bracket C.13 joins at the bottom (a tie left to X in j100355 r8).
+# in the bracket C.13 joins at the bottom (a tie left to X in j100355 r8).  j105011 r9:
+# C.12's P1 test comes before X and the float requirements, so a floater who lets the
+# next bracket make its P1 pairings is taken at a cost in B.5 (a new draw, not one the
+# reading was found on).
 DECIDING_ROUNDS = [("j100070", 9), ("j100017", 10), ("j100136", 9), ("j100147", 8), ("j100355", 8), ("j100011", 11),
                    ("j103089", 5), ("j100816", 9), ("j103124", 10), ("j100743", 7), ("j103186", 7),
                    ("j100366", 9), ("j100558", 13), ("j100716", 7), ("j102024", 11), ("j100671", 12), ("j102081", 10),
@@ -69,7 +73,7 @@ DECIDING_ROUNDS = [("j100070", 9), ("j100017", 10), ("j100136", 9), ("j100147", 
                    ("j103189", 8), ("j100845", 11), ("j102001", 7), ("j102229", 8),
                    ("j103142", 11), ("j100028", 10), ("j102109", 9), ("j102096", 8), ("j100796", 8), ("j103185", 12),
                    ("j100151", 8), ("j100535", 9), ("j100671", 8),
-                   ("j100355", 8), ("j100676", 8), ("j102138", 10)]
+                   ("j100355", 8), ("j100676", 8), ("j102138", 10), ("j105011", 9)]
 
 
 def _driver():

@@ -323,18 +323,10 @@ def floated_before(bm: BracketModel, ago: int) -> list[int]:
     return [p for p in bm.bracket if bm.score[p] == level and bm.state.players[p].float_in(ago) is Float.DOWN]
 
 
-def floated_unplayed(bm: BracketModel, p: int, ago: int) -> bool:
-    """Was the downfloat `ago` rounds before an unplayed round (a bye or a forfeit win:
-    B.1.b counts it as a downfloat too)?"""
-    entry = bm.state.tournament.player(p).entry(bm.state.round - ago)
-    return entry is None or not entry.played
-
-
-def downfloater_term(bm: BracketModel, ago: int, players: list[int], later: bool = False) -> Term:
-    """B.5 (`ago` 1) or B.6 (2) for downfloaters counted over `players` only; `later`:
-    the part weighed after C.12's "P1 pairings here" (procedure.py)."""
+def downfloater_term(bm: BracketModel, ago: int, players: list[int]) -> Term:
+    """B.5 (`ago` 1) or B.6 (2) for downfloaters counted over `players`."""
     name, detail = DOWNFLOATS[ago]
-    return bm.term(name, f"{detail}, after C.12" if later else detail, ((1, bm.df[p]) for p in players))
+    return bm.term(name, detail, ((1, bm.df[p]) for p in players))
 
 
 def _upfloaters(bm: BracketModel, ago: int, criterion: str, detail: str) -> list[Term]:

@@ -1,17 +1,19 @@
-"""C.12 "allows P1 pairings here" as the last requirement before the generation order.
+"""C.12 "allows P1 pairings here": a requirement between A.7.d and X.
 
 C.12 goes back to the previous bracket for "another pairing there that moves down a
 different set of players of the same size and same scores and allows P1 pairings here".
-JaVaFo 1.4 does so only among the pairings of that bracket that meet every requirement
-the bracket was paired under: among candidates equal on every tier it takes the first
-in the D.1/D.2 order whose floaters let the next bracket make its P1 pairings, never a
-candidate that is worse on X or on a float requirement (docs/edition-2013.md).  "Its
-P1 pairings" as C.1 and C.2 set them there with the first candidate's floater: every
-floater (an MDP there) has an opponent in the next scoregroup, and the next
-scoregroup's players who have an opponent among its players and that floater (C.1
-moves the others down) are all paired but at most one; another floater must let the
-next bracket make as many pairs.  Only a bracket that pairs all of its players but at
-most one goes back so: when P1 was lowered there (C.14), its floaters stand.
+JaVaFo 1.4 does so when the first candidate of that bracket (the one its requirements
+and the D.1/D.2 order pick) floats a player with whom the next bracket cannot make its
+P1 pairings.  Going back, it keeps every requirement that C.10 never lowers for it
+(B.2, A.7.d) and lowers the others (C.10.a-e: X, Z, B.5/B.6) as far as needed for a
+floater who passes; among the pairings that do, the requirements and the D order pick
+as before (docs/edition-2013.md, "Sixteenth pass").  "Its P1 pairings" as C.1 and C.2
+set them there with the first candidate's floater: every floater (an MDP there) has an
+opponent in the next scoregroup, and the next scoregroup's players who have an
+opponent among its players and that floater (C.1 moves the others down) are all paired
+but at most one; another floater must let the next bracket make as many pairs.  Only a
+bracket that pairs all of its players but at most one goes back so: when P1 was
+lowered there (C.14), its floaters stand.
 
 Not in a bracket that C.13's backtracking re-pairs (C.12 is not asked there at all).
 """

@@ -45,9 +45,6 @@ from cpsat_pairing.dutch.e2013.criteria import (
     backtracking_options,
     backtracking_term,
     c12_options,
-    downfloater_term,
-    floated_before,
-    floated_unplayed,
 )
 from cpsat_pairing.dutch.e2013.own_best import own_floaters_complete
 from cpsat_pairing.dutch.loop import (
@@ -114,9 +111,9 @@ def _tiers(rc: RoundContext, bm: BracketModel, players: list[int], mdps: list[in
     before = _terms(bm, names[:cut])
     bm.solver.minimize(before)
     options = backtracking_options(bm) if C12_NAME in names else None
-    # C.12's next-bracket pairs (next_pairs.py) are asked of the whole model, after every
-    # tier, where the bracket-alone answer leaves the next bracket short of pairs.
-    last_pairs = with_c12 and bool(bm.next_group)
+    # C.12's "P1 pairings here" (next_pairs.py): asked where the first candidate floats
+    # a player with whom the next bracket cannot make its P1 pairings.
+    p1_test = with_c12 and bool(bm.next_group)
 
     def afresh() -> BracketModel:
         """A new model with the tiers before C.12 fixed (cuts and tiers stay in a model)."""
@@ -130,61 +127,45 @@ def _tiers(rc: RoundContext, bm: BracketModel, players: list[int], mdps: list[in
     first: frozenset[int] | None = None
     if rc.settings.bracket_alone:
         decided = _by_matching(rc, bm, options, before, names[:cut], names[cut + 1 :])
-        if decided and not (last_pairs and next_pairs.may_gain(bm, bm.bracket_result()[1])):
+        if decided and not (p1_test and next_pairs.may_gain(bm, bm.bracket_result()[1])):
             return bm
         if decided:
             first = frozenset(bm.bracket_result()[1])
         if decided is not None:  # it left its cuts and tiers in the model: start afresh
             bm = afresh()
-    later: list[Term] = []
+    if first is None:
+        bm.solver.minimize(c12_terms(bm) + _terms(bm, names[cut + 1 :]))
+        if p1_test and next_pairs.floater_matters(bm):
+            # "Its P1 pairings" are those the next bracket has with the first
+            # candidate's floater (next_pairs.py): that candidate first.
+            generation_order(bm, rc.edition.s1_size)
+            floaters = bm.bracket_result()[1]
+            if not next_pairs.may_gain(bm, floaters):
+                return bm
+            first = frozenset(floaters)
+            bm = afresh()
     if first is not None:
-        later = _downfloats_after_c12(bm, c12_terms(bm), names[cut + 1 :])
-    else:
-        bm.solver.minimize(c12_terms(bm) + _terms(bm, names[cut + 1 :]))
-    if last_pairs and first is None and next_pairs.floater_matters(bm):
-        # "Its P1 pairings" are those the next bracket has with the first candidate's
-        # floater (next_pairs.py): that candidate first; when its floater fails the
-        # test, the tiers again on a fresh model, for the others.
-        generation_order(bm, rc.edition.s1_size)
-        floaters = bm.bracket_result()[1]
-        if not next_pairs.may_gain(bm, floaters):
-            return bm
-        first = frozenset(floaters)
-        bm = afresh()
-        bm.solver.minimize(c12_terms(bm) + _terms(bm, names[cut + 1 :]))
-    if last_pairs:
+        # C.12's return to this bracket: among its pairings best on every requirement
+        # C.10 never lowers for it (f, g), one whose floater lets the next bracket make
+        # its P1 pairings, lowering X/Z and the float requirements (C.10.a-e) for it
+        # as far as needed (docs/edition-2013.md, "Sixteenth pass").
+        k = _relaxed_from(names, cut)
+        bm.solver.minimize(c12_terms(bm) + _terms(bm, names[cut + 1 : k]))
         next_pairs.keep_most_next_pairs(bm, first)
-    if later:
-        bm.solver.minimize(later)
+        bm.solver.minimize(_terms(bm, names[k:]))
+    elif p1_test:
+        next_pairs.keep_most_next_pairs(bm)
     generation_order(bm, rc.edition.s1_size)
     return bm
 
 
-def _downfloats_after_c12(bm: BracketModel, c12: list[Term], names: Sequence[str]) -> list[Term]:
-    """The tiers after C.12 (`names`) in a bracket whose first candidate's floater does
-    not let the next bracket make its P1 pairings, so that C.12's last requirement
-    (next_pairs.py) may choose another: B.5/B.6 for a downfloat that was an unplayed
-    round (a bye or a forfeit win) give way to it, and once B.5 is broken for a played
-    downfloat, all of B.6 does (C.10 drops c, B.6, before d, B.5).  Minimises every
-    tier but those parts, which it returns, to be minimised after the C.12 test
-    (docs/edition-2013.md, "Twelfth pass")."""
-    if "2013:B5down" not in names or "2013:B6down" not in names:
-        bm.solver.minimize(c12 + _terms(bm, names))
-        return []
-    k = names.index("2013:B5down")
-    b5 = floated_before(bm, 1)
-    unplayed5 = [p for p in b5 if floated_unplayed(bm, p, 1)]
-    played5 = downfloater_term(bm, 1, [p for p in b5 if p not in unplayed5])
-    bm.solver.minimize(c12 + _terms(bm, names[:k]) + [played5])
-    b6 = floated_before(bm, 2)
-    kept6 = [] if bm.solver.value(played5) > 0 else [p for p in b6 if not floated_unplayed(bm, p, 2)]
-    rest: list[Term] = []
-    for name in names[k + 1 :]:
-        rest += [downfloater_term(bm, 2, kept6)] if name == "2013:B6down" else _terms(bm, [name])
-    bm.solver.minimize(rest)
-    later = [downfloater_term(bm, 1, unplayed5, later=True)] if unplayed5 else []
-    gave_way = [p for p in b6 if p not in kept6]
-    return later + ([downfloater_term(bm, 2, gave_way, later=True)] if gave_way else [])
+# The requirements C.12's return to a bracket may lower (C.10.a-e), from the first.
+_RELAXED_FOR_C12 = frozenset({"2013:X", "2013:Z", "2013:B5down", "2013:B6down", "2013:B5up", "2013:B6up"})
+
+
+def _relaxed_from(names: Sequence[str], cut: int) -> int:
+    """The index in `names` of the first requirement C.12's return may lower."""
+    return next((i for i in range(cut + 1, len(names)) if names[i] in _RELAXED_FOR_C12), len(names))
 
 
 def _repaired_without_c12(rc: RoundContext, players: list[int], mdps: list[int],
