@@ -13,7 +13,6 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from cpsat_pairing.errors import SolveLimitError
-from cpsat_pairing.solver.fields import read
 from cpsat_pairing.solver.settings import SolverSettings
 
 # Process-wide counters for benchmarks (scripts/bench.py): CP-SAT calls and their time.
@@ -120,7 +119,20 @@ def found(solver: cp_model.CpSolver, status: Status) -> bool:
     return True
 
 
+def read(field: Any) -> list[int]:
+    """The values of a repeated field of a CP-SAT proto (a model's constraint, a
+    response), by position.
+
+    OR-Tools wraps its protos in pybind11 classes whose repeated fields support `len`
+    and indexing but no iterator: `list(field)` walks them through the old sequence
+    protocol, which stops on an IndexError raised through the binding.  That exception
+    costs about as much as reading a hundred values (7-10 us against 0.3 us a value),
+    and the evaluator reads every constraint of every small model it checks, each field
+    of them mostly a handful of values or empty.  Reading by position ends without it."""
+    return list(map(field.__getitem__, range(len(field))))
+
+
 def solution(solver: cp_model.CpSolver) -> dict[int, int]:
     """Every variable's value, by index (one read of the response, not a call per
-    variable; by position, fields.py)."""
+    variable; by position, `read`)."""
     return dict(enumerate(read(solver.response_proto.solution)))

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from itertools import repeat
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from cpsat_pairing.solver.fields import read
+from cpsat_pairing.solver.cpsat import read
 from cpsat_pairing.solver.terms import WRITTEN
 
 if TYPE_CHECKING:
