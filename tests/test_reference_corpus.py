@@ -32,8 +32,6 @@ DOOR = Path(sys.executable).parent / "cpsat-pairing"
 KNOWN_MISSES: dict[tuple[str, int], str] = {
     ("j102097", 10): "X: the penultimate bracket floats a strong preference onto the lowest bracket's absolute "
                      "one (docs/edition-2013.md)",
-    ("j105268", 8): "C.12's P1 test: the jar keeps a first floater who meets nobody in the lowest bracket and "
-                    "takes the bye there (docs/edition-2013.md, \"The corpus drawn again\")",
 }
 # Rounds that decide between the C.12 readings of docs/edition-2013.md, one pairing each
 # (the fast sample of the generated corpus): j100070 r9 is what every "pairs the next
@@ -67,8 +65,8 @@ KNOWN_MISSES: dict[tuple[str, int], str] = {
 # in the bracket C.13 joins at the bottom (a tie left to X in j100355 r8).  j105011 r9:
 # C.12's P1 test comes before X and the float requirements, so a floater who lets the
 # next bracket make its P1 pairings is taken at a cost in B.5 (a new draw, not one the
-# reading was found on); j106076 r9 likewise where the bye falls below.  j105268 r8: the
-# round the P1 test before X lost.
+# reading was found on); j106076 r9 likewise where the bye falls below.  j105268 r8: a
+# floater who meets nobody in the lowest bracket passes the test (C.13's, not C.12's).
 DECIDING_ROUNDS = [("j100070", 9), ("j100017", 10), ("j100136", 9), ("j100147", 8), ("j100355", 8), ("j100011", 11),
                    ("j103089", 5), ("j100816", 9), ("j103124", 10), ("j100743", 7), ("j103186", 7),
                    ("j100366", 9), ("j100558", 13), ("j100716", 7), ("j102024", 11), ("j100671", 12), ("j102081", 10),

@@ -45,10 +45,13 @@ class NextBracket:
                     self.adj[index[w]].append(i)
         self.mate = max_matching(self.adj)
         self.pairs = sum(1 for m in self.mate if m != -1) // 2
+        below = frozenset(bm.bracket) | frozenset(bm.next_group)
+        self.lowest = all(p in below for p in bm.remaining)
 
     def has_opponent(self, floater: int) -> bool:
-        """C.1: an MDP with no opponent in the next scoregroup is sent back to C.12."""
-        return any(self.ok(floater, q) for q in self.nxt)
+        """C.1: an MDP with no opponent in the next scoregroup is sent back to C.12;
+        in the lowest bracket he is C.13's (the bye, or the brackets joined)."""
+        return self.lowest or any(self.ok(floater, q) for q in self.nxt)
 
     def matched(self, floater: int) -> int:
         """The pairs the next bracket can make with this floater (B.1/B.2)."""
