@@ -124,6 +124,13 @@ def _squared_differences(bm: BracketModel, by_sd: dict[Fraction, list[cp_model.I
                    ((int(sd * unit) ** 2, v) for sd, vs in by_sd.items() for v in vs))
 
 
+def penultimate(bm: BracketModel) -> bool:
+    """Every player still to pair is in the bracket or the next scoregroup: the next
+    scoregroup is the lowest bracket."""
+    upper = bm.in_bracket | frozenset(bm.next_group)
+    return all(p in upper for p in bm.remaining)
+
+
 @criterion("2013:C13bye")
 def lowest_bye(bm: BracketModel) -> list[Term]:
     """C.13: the lowest bracket is paired with the bye on as low a score as it can
@@ -134,10 +141,7 @@ def lowest_bye(bm: BracketModel) -> list[Term]:
     score level from the highest.  (Within a level the bye is whoever the lowest
     bracket's own pairing leaves out, not the lowest-ranked player.)
     """
-    if not bm.u:
-        return []
-    upper = bm.in_bracket | frozenset(bm.next_group)
-    if not all(p in upper for p in bm.remaining):
+    if not bm.u or not penultimate(bm):
         return []
     levels = _levels({bm.score[p] for p in bm.u})
     return [

@@ -21,6 +21,7 @@ Not in a bracket that C.13's backtracking re-pairs (C.12 is not asked there at a
 from __future__ import annotations
 
 from cpsat_pairing.dutch.bracket import BracketModel
+from cpsat_pairing.dutch.e2013.criteria import penultimate
 from cpsat_pairing.solver.matching import grows, max_matching
 from cpsat_pairing.solver.terms import Tier
 
@@ -45,8 +46,7 @@ class NextBracket:
                     self.adj[index[w]].append(i)
         self.mate = max_matching(self.adj)
         self.pairs = sum(1 for m in self.mate if m != -1) // 2
-        below = frozenset(bm.bracket) | frozenset(bm.next_group)
-        self.lowest = all(p in below for p in bm.remaining)
+        self.lowest = penultimate(bm)
 
     def has_opponent(self, floater: int) -> bool:
         """C.1: an MDP with no opponent in the next scoregroup is sent back to C.12;
