@@ -2,7 +2,8 @@
 round pairs the same, with the same tiers, with it and without it; and it does decide.
 
 - the transposition's greedy choice (dutch/order.py, `_greedy_first`): where it is a
-  solution it is the fixed search's first;
+  solution it is the fixed search's first, on the bracket alone too (where a solution
+  must also pass the check of its downfloaters);
 - the 2026 tiers' bounds (e2026/criteria.py): [C6] by parity and a maximum matching
   of the bracket, [C7] by what [C6] and the levels above leave, [C8] by the next
   scoregroup's size, [C12] by the colour preferences' counts; an incumbent at its
@@ -26,6 +27,7 @@ import pytest
 from cpsat_pairing import SolverSettings, pair, read_trf
 from cpsat_pairing.apps.check import file_round
 from cpsat_pairing.domain.state import round_exists
+from cpsat_pairing.dutch import order
 from cpsat_pairing.dutch.e2026 import criteria as criteria2026
 from cpsat_pairing.dutch.registry import CRITERIA
 from cpsat_pairing.dutch.result import Pair
@@ -63,6 +65,39 @@ def test_the_greedy_choice_changes_no_pairing_and_no_tier(paths: list[Path], edi
     greedy = _rounds(paths, edition)
     assert STATS["greedy"] > before  # it answered some
     assert greedy == searched
+
+
+@pytest.mark.parametrize(("paths", "edition"), [(CORPUS_2017[:2], "dutch-2017"), (CORPUS_2013[:2], "dutch-2013")],
+                         ids=["2017", "2013"])
+def test_the_greedy_choice_on_the_bracket_alone_asks_its_condition(
+        paths: list[Path], edition: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the bracket alone (dutch/alone.py) a solution must also pass the check of its
+    downfloaters (`LexSolver.accept`): the greedy choice answers there too, asks it, and
+    changes nothing."""
+    searched = _rounds(paths, edition, SEARCH_ONLY)
+    asked: list[bool] = []
+    kept: list[bool] = []
+    real_first = order._greedy_first
+
+    def first(bm, *args):  # type: ignore[no-untyped-def]
+        accept = bm.solver.accept
+        if accept is None:
+            return real_first(bm, *args)
+
+        def asking(values: dict[int, int]) -> bool:
+            asked.append(True)
+            return accept(values)
+
+        bm.solver.accept = asking
+        try:
+            kept.append(real_first(bm, *args))
+        finally:
+            bm.solver.accept = accept
+        return kept[-1]
+
+    monkeypatch.setattr(order, "_greedy_first", first)
+    assert _rounds(paths, edition) == searched
+    assert any(kept) and len(asked) >= sum(kept)  # every kept proposal was asked
 
 
 @pytest.mark.parametrize(

@@ -113,11 +113,18 @@ def _greedy_first(bm: PairModel, s1: list[int], among: frozenset[int], bsn: dict
     other), so when it is a solution it is the search's first.  It is tried where it
     moves no player in or out of the bracket's pairs (the incumbent's pairs below and
     its floaters then still fit), or where those it moves out can meet each other
-    (`_swapped`), and the model (not a near model's relaxation, nothing
-    the model cannot state) checks it whole: the proposal evaluator answers, without
-    CP-SAT where it can tell.  Kept, it is the new incumbent; else the search decides."""
+    (`_swapped`), and the model (not a near model's relaxation) checks it whole: the
+    proposal evaluator answers, without CP-SAT where it can tell.  Kept, it is the new
+    incumbent; else the search decides.
+
+    A condition the model cannot state (`LexSolver.accept`: the bracket alone's check
+    of its downfloaters against the round, dutch/alone.py) is asked of the proposal
+    too, as of every solution; the greedy choice is then tried only where it moves
+    nobody, so that it keeps the incumbent's downfloaters, which have passed it
+    already (a new set could be cut off, and each cut counts towards the bracket
+    alone's limit, which the search's own cuts must keep to themselves)."""
     solver = bm.solver
-    if not solver.settings.greedy_transposition or bm.far is not None or solver.partial or solver.accept is not None:
+    if not solver.settings.greedy_transposition or bm.far is not None or solver.partial:
         return False
     s1set = frozenset(s1)
     values = solver.values
@@ -139,8 +146,9 @@ def _greedy_first(bm: PairModel, s1: list[int], among: frozenset[int], bsn: dict
             taken.add(q)
             greedy.add((p, q))
             ordered.append((p, q))
-    if {x for pq in before for x in pq} != {x for pq in greedy for x in pq} and not _swapped(
-            bm, s1, frozenset(q for q in among if q not in s1set), ordered, proposal):
+    if {x for pq in before for x in pq} != {x for pq in greedy for x in pq} and (
+            solver.accept is not None or not _swapped(bm, s1, frozenset(q for q in among if q not in s1set),
+                                                      ordered, proposal)):
         return False
     return solver.try_fix_domains([], [], proposal=proposal, search=False, counter="greedy")
 

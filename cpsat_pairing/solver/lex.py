@@ -375,13 +375,15 @@ class LexSolver(PartialModel):
         answer, the model stays as small as it was (see order.py, the exchange).
 
         `proposal`, a solution believed to fit (repair.py), is checked first: if the
-        model accepts it, no search is needed.  Without `search`, a rejected proposal
+        model (and `accept`) accepts it, no search is needed.  Without `search`, a rejected proposal
         is the answer False (nothing fixed: the question is still open).  An accepted
         proposal counts in STATS under `counter`, so each source of proposals is
         measured apart."""
         self.model.clear_objective()
         with self.domains.fixing(values) as saved:
             answer = self._checked(proposal) if proposal is not None else None
+            if answer is not None and self.accept is not None and not self.accept(answer):
+                answer = None
             if answer is None:
                 if not search:
                     return False
