@@ -120,9 +120,9 @@ def _greedy_first(bm: PairModel, s1: list[int], among: frozenset[int], bsn: dict
     A condition the model cannot state (`LexSolver.accept`: the bracket alone's check
     of its downfloaters against the round, dutch/alone.py) is asked of the proposal
     too, as of every solution; the greedy choice is then tried only where it moves
-    nobody, so that it keeps the incumbent's downfloaters, which have passed it
-    already (a new set could be cut off, and each cut counts towards the bracket
-    alone's limit, which the search's own cuts must keep to themselves)."""
+    nobody.  It keeps the incumbent's downfloaters, which have mostly passed that
+    check already; a new set would more often be cut off, and each cut counts
+    towards the bracket alone's limit, past which the full model decides."""
     solver = bm.solver
     if not solver.settings.greedy_transposition or bm.far is not None or solver.partial:
         return False
