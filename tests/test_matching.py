@@ -10,7 +10,14 @@ from typing import Iterator
 
 import pytest
 
-from cpsat_pairing.solver.matching import LazyAdjacency, grows, is_perfect, max_matching, max_matching_covering
+from cpsat_pairing.solver.matching import (
+    LazyAdjacency,
+    growth,
+    grows,
+    is_perfect,
+    max_matching,
+    max_matching_covering,
+)
 
 
 def _graph(seed: int, most: int = 40, densities: tuple[float, ...] = (0.05, 0.1, 0.3, 0.8)) -> list[list[int]]:
@@ -468,3 +475,20 @@ def test_a_new_vertex_grows_the_matching_exactly_when_the_oracle_says(seed: int)
         gained = _maximum_size(adj, seed) - _maximum_size(rest, seed)
         assert grows(rest, mate, row) == (gained == 1)
         assert (rest, mate) == before
+
+
+@pytest.mark.parametrize("seed", range(150))
+def test_new_vertices_grow_the_matching_by_what_the_oracle_says(seed: int) -> None:
+    """growth: the last k vertices added one by one to a maximum matching of the rest (each
+    adjacent to old ones and to the new ones before it), against the oracle's sizes of the
+    whole graph and of the rest; the arguments stay as they were."""
+    adj = _graph(seed) if seed < 100 else _blossom_graph(seed)[0]
+    rng = random.Random(seed)
+    k = rng.randint(1, min(4, len(adj) - 1)) if len(adj) > 1 else 0
+    n = len(adj) - k
+    rest = [[w for w in row if w < n] for row in adj[:n]]
+    rows = [list(row) for row in adj[n:]]  # an edge of two new vertices: read from the later
+    mate = max_matching(rest)
+    before = (list(map(list, rest)), list(mate))
+    assert growth(rest, mate, rows) == _maximum_size(adj, seed) - _maximum_size(rest, seed)
+    assert (rest, mate) == before

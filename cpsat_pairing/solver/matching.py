@@ -121,6 +121,27 @@ def grows(adj: Sequence[Sequence[int]], mate: Sequence[int], row: Iterable[int])
     return _augment_from(extended, [*mate, -1], n)
 
 
+def growth(adj: Sequence[Sequence[int]], mate: Sequence[int], rows: Sequence[Iterable[int]]) -> int:
+    """How many pairs new vertices add to the maximum matching `mate` of `adj`: the
+    k-th new vertex is adjacent to `rows[k]` (old vertices, and new ones by their index
+    n + j, j < k).  Each is added in turn to a maximum matching of the graph so far, so
+    one augmenting search from it says whether it adds a pair (Edmonds), and the graph
+    is matched once, not once per set of new vertices.  `adj` and `mate` are left as
+    they are."""
+    extended: list[Sequence[int]] = list(adj)  # a row is copied only when it grows
+    matched = list(mate)
+    added = 0
+    for row in rows:
+        v = len(extended)
+        new_row = [w for w in row if w < v]
+        for w in new_row:
+            extended[w] = [*extended[w], v]
+        extended.append(new_row)
+        matched.append(-1)
+        added += _augment_from(extended, matched, v)
+    return added
+
+
 def max_matching_covering(adj: Sequence[Sequence[int]], first: Sequence[int],
                           start: Iterable[tuple[int, int]] = ()) -> list[int]:
     """A maximum matching that covers as many of the vertices `first` as any matching

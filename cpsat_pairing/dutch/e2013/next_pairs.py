@@ -3,26 +3,31 @@
 C.12 goes back to the previous bracket for "another pairing there that moves down a
 different set of players of the same size and same scores and allows P1 pairings here".
 JaVaFo 1.4 does so when the first candidate of that bracket (the one its requirements
-and the D.1/D.2 order pick) floats a player with whom the next bracket cannot make its
+and the D.1/D.2 order pick) floats players with whom the next bracket cannot make its
 P1 pairings.  Going back, it keeps every requirement that C.10 never lowers for it
-(B.2, A.7.d) and lowers the others (C.10.a-e: X, Z, B.5/B.6) as far as needed for a
-floater who passes; among the pairings that do, the requirements and the D order pick
+(B.2, A.7.d) and lowers the others (C.10.a-e: X, Z, B.5/B.6) as far as needed for
+floaters who pass; among the pairings that do, the requirements and the D order pick
 as before (docs/edition-2013.md, "Sixteenth pass").  "Its P1 pairings" as C.1 and C.2
-set them there with the first candidate's floater: every floater (an MDP there) has an
-opponent in the next scoregroup, and the next scoregroup's players who have an
-opponent among its players and that floater (C.1 moves the others down) are all paired
-but at most one; another floater must let the next bracket make as many pairs.  Only a
-bracket that pairs all of its players but at most one goes back so: when P1 was
-lowered there (C.14), its floaters stand.
+set them there with the first candidate's floaters (its MDPs): half the next bracket's
+players, without the residents who have no opponent among them (C.1 moves them down);
+other floaters must let the next bracket make as many pairs.  One floater must also
+have an opponent there (C.1 sends an MDP without one back here).  The floaters are read
+as a set, however many the bracket floats ("Eighteenth pass": j105141 r10 floats two,
+with whom the next bracket makes two pairs of three); a bracket that floats everybody
+(P at 0, C.13's join) has no other set to go back for.
 
 Not in a bracket that C.13's backtracking re-pairs (C.12 is not asked there at all).
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
+
+from ortools.sat.python import cp_model
+
 from cpsat_pairing.dutch.bracket import BracketModel
 from cpsat_pairing.dutch.e2013.criteria import penultimate
-from cpsat_pairing.solver.matching import grows, max_matching
+from cpsat_pairing.solver.matching import growth, max_matching
 from cpsat_pairing.solver.terms import Tier
 
 # The requirement as a tier of the trace, recorded only when it is not met (1).
@@ -30,9 +35,9 @@ P1_TIER = ("C.12", "floater without the next bracket's P1 pairings")
 
 
 class NextBracket:
-    """The next scoregroup as a graph, with a maximum matching, for the bracket's players
-    tried one by one as its floater (an MDP there): one floater adds at most one pair,
-    found by one augmenting search from him, so the scoregroup is matched once."""
+    """The next scoregroup as a graph, with a maximum matching, for the bracket's
+    floaters (its MDPs there) tried as a set: each floater adds at most one pair, found
+    by one augmenting search from him, so the scoregroup is matched once."""
 
     def __init__(self, bm: BracketModel) -> None:
         self.ok = bm.compatible
@@ -53,73 +58,150 @@ class NextBracket:
         in the lowest bracket he is C.13's (the bye, or the brackets joined)."""
         return self.lowest or any(self.ok(floater, q) for q in self.nxt)
 
-    def matched(self, floater: int) -> int:
-        """The pairs the next bracket can make with this floater (B.1/B.2)."""
-        row = [i for i, q in enumerate(self.nxt) if self.ok(floater, q)]
-        return self.pairs + grows(self.adj, self.mate, row)
+    def matched(self, floaters: Sequence[int]) -> int:
+        """The pairs the next bracket can make with these floaters (B.1/B.2)."""
+        n = len(self.nxt)
+        rows = [[i for i, q in enumerate(self.nxt) if self.ok(f, q)]
+                + [n + j for j, g in enumerate(floaters[:k]) if self.ok(f, g)] for k, f in enumerate(floaters)]
+        return self.pairs + growth(self.adj, self.mate, rows)
 
-    def p1(self, floater: int) -> int:
-        """The next bracket's P1 with this floater as its MDP: half its players, without
-        the residents who have no opponent among them and him (C.1 moves them down)."""
-        kept = sum(1 for i, q in enumerate(self.nxt) if self.adj[i] or self.ok(q, floater))
-        return (1 + kept) // 2
+    def p1(self, floaters: Collection[int]) -> int:
+        """The next bracket's P1 with these floaters as its MDPs: half its players,
+        without the residents who have no opponent among them (C.1 moves them down)."""
+        kept = sum(1 for i, q in enumerate(self.nxt) if self.adj[i] or any(self.ok(q, f) for f in floaters))
+        return (len(floaters) + kept) // 2
 
-    def allows_p1_pairings(self, floater: int) -> bool:
-        """True when the next bracket, with this floater as its MDP, allows its P1
-        pairings: he has an opponent there (C.1 sends an MDP without one to C.12), and
-        the residents with an opponent (C.1 moves the others down) all but one pair.
-        (Residents with no opponent add no pair, so the matching may count them.)"""
-        return self.has_opponent(floater) and self.matched(floater) >= self.p1(floater)
+    def passes(self, floaters: Sequence[int], target: int) -> bool:
+        """The next bracket makes `target` pairs with these floaters; one floater must
+        also have an opponent there (C.1 sends an MDP without one back here).  Two or
+        more are not each asked for one: the reference keeps a set with a floater who
+        has none when the next bracket still makes its pairs (j105103 r7, j105174 r6:
+        docs/edition-2013.md, "Seventeenth pass")."""
+        if len(floaters) == 1 and not self.has_opponent(floaters[0]):
+            return False
+        return self.matched(floaters) >= target
+
+    def allows_p1_pairings(self, floaters: Sequence[int]) -> bool:
+        """True when the next bracket, with these floaters as its MDPs, allows its P1
+        pairings.  (Residents with no opponent add no pair, so the matching may count
+        them.)"""
+        return self.passes(floaters, self.p1(floaters))
+
+
+def _no_other_set(bm: BracketModel, floaters: Collection[int]) -> bool:
+    """Nobody floats (P is fixed: every solution floats nobody), or every player of two
+    or more does (P at 0, C.13's join): no other set of as many players to go back for.
+    (A one-player bracket is still tested, so that its trace says when he fails.)"""
+    return not floaters or len(floaters) == len(bm.bracket) > 1
 
 
 def may_gain(bm: BracketModel, floaters: list[int]) -> bool:
-    """Could another set of floaters do better?  Not when the bracket floats nobody or
-    more than one player, or its floater already allows the next bracket its P1
-    pairings."""
-    if len(floaters) != 1:
-        return False  # none: every solution floats nobody (P is fixed)
-    return not NextBracket(bm).allows_p1_pairings(floaters[0])
+    """Could another set of floaters do better?  Not when there is no other set, or the
+    floaters already allow the next bracket its P1 pairings."""
+    if _no_other_set(bm, floaters):
+        return False
+    return not NextBracket(bm).allows_p1_pairings(sorted(floaters))
 
 
-def _floaters(bm: BracketModel, values: dict[int, int]) -> frozenset[int]:
-    return frozenset(p for p in bm.bracket if values.get(bm.df[p].index))
+def _floaters(bm: BracketModel, values: dict[int, int]) -> list[int]:
+    return [p for p in bm.bracket if values.get(bm.df[p].index)]
 
 
 def floater_matters(bm: BracketModel) -> bool:
-    """The incumbent floats one player, and some players who could float pass the test
-    while others fail it: then which floater the first candidate has decides P1."""
-    if len(_floaters(bm, bm.solver.values)) != 1:
+    """The incumbent floats somebody, and which floaters the first candidate has may
+    decide the next bracket's P1 pairings: with one floater, some players who could
+    float pass the test while others fail it; with more, the sets are not listed (there
+    may be many), so always."""
+    floaters = _floaters(bm, bm.solver.values)
+    if _no_other_set(bm, floaters):
         return False
+    if len(floaters) > 1:
+        return True
     nxt = NextBracket(bm)
-    passing = [nxt.allows_p1_pairings(p) for p in bm.bracket]
+    passing = [nxt.allows_p1_pairings([p]) for p in bm.bracket]
     return any(passing) and not all(passing)
 
 
 def keep_most_next_pairs(bm: BracketModel, first: frozenset[int] | None = None) -> None:
-    """Among the solutions of every tier fixed so far, which all float one player (P
-    is fixed), keep those whose floater allows the next bracket its P1 pairings, if
-    any does: the test is read for each player who could float, and one feasibility
-    question says whether a solution floats one who passes it.
+    """Among the solutions of every tier fixed so far, which all float as many players
+    of the same scores (P and B.3 are fixed), keep those whose floaters allow the next
+    bracket its P1 pairings, if any do.
 
-    With `first`, the floater of the first candidate (the one the generation order
-    takes on these tiers): "its P1 pairings" are the P1 the next bracket had with him,
-    and another floater passes when he has an opponent there and the next bracket then
-    makes that many pairs (not his own P1, which C.1 may have lowered)."""
-    if len(_floaters(bm, bm.solver.values)) != 1:
+    With `first`, the floaters of the first candidate (the one the generation order
+    takes on these tiers): "its P1 pairings" are the P1 the next bracket had with them,
+    and other floaters pass when the next bracket then makes that many pairs (not their
+    own P1, which C.1 may have lowered).  Without it, one floater is tested against his
+    own P1 (more are not asked)."""
+    current = _floaters(bm, bm.solver.values)
+    if _no_other_set(bm, current):
         return
     nxt = NextBracket(bm)
-    if first is not None and len(first) == 1:
-        target = nxt.p1(next(iter(first)))
-        failing = [p for p in bm.bracket if not nxt.has_opponent(p) or nxt.matched(p) < target]
+    if len(current) == 1:
+        kept = _keep_one_floater(bm, nxt, first)
+    elif first is not None and len(first) == len(current):
+        kept = _keep_floater_sets(bm, nxt, nxt.p1(first))
     else:
-        failing = [p for p in bm.bracket if not nxt.allows_p1_pairings(p)]
-    if len(failing) < len(bm.bracket):
-        found = bm.solver.check_values([(bm.df[p].index, 0) for p in failing])
-        if found is not None:
-            bm.solver.set_incumbent(dict(found))
-            for p in failing:
-                bm.model.add(bm.df[p] == 0)
-            return
-    # No solution floats a player who passes (a given pairing's floater fails): the
-    # requirement is not met, and the trace says so, so that `check` can name it.
-    bm.solver.record(Tier(*P1_TIER, 1))
+        return
+    if not kept:
+        # No solution floats players who pass (a given pairing's floaters fail): the
+        # requirement is not met, and the trace says so, so that `check` can name it.
+        bm.solver.record(Tier(*P1_TIER, 1))
+
+
+def _keep_one_floater(bm: BracketModel, nxt: NextBracket, first: frozenset[int] | None) -> bool:
+    """One floater: the test is read for each player who could float, and one
+    feasibility question says whether a solution floats one who passes it; if one does,
+    the players who fail are kept from floating."""
+    target = None if first is None or len(first) != 1 else nxt.p1(first)
+    failing = [p for p in bm.bracket
+               if not (nxt.allows_p1_pairings([p]) if target is None else nxt.passes([p], target))]
+    if len(failing) == len(bm.bracket):
+        return False
+    found = bm.solver.check_values([(bm.df[p].index, 0) for p in failing])
+    if found is None:
+        return False
+    bm.solver.set_incumbent(dict(found))
+    for p in failing:
+        bm.model.add(bm.df[p] == 0)
+    return True
+
+
+def _keep_floater_sets(bm: BracketModel, nxt: NextBracket, target: int) -> bool:
+    """Two or more floaters: the sets of as many players are too many to list, so the
+    test is a constraint of the model, a matching of the next bracket's players (its
+    scoregroup and the bracket's floaters, each open only when he floats) with at least
+    `target` pairs; one feasibility question says whether a solution meets it, and if
+    one does, every later tier keeps it."""
+    on = _next_bracket_matching(bm, nxt, target)
+    found = bm.solver.check_values([(on.index, 1)])
+    if found is None:
+        return False
+    bm.solver.set_incumbent(dict(found))
+    bm.model.add(on == 1)
+    return True
+
+
+def _next_bracket_matching(bm: BracketModel, nxt: NextBracket, target: int) -> cp_model.IntVar:
+    """An auxiliary matching of the next bracket's players with at least `target`
+    pairs, enforced by the literal returned: pairs of the next scoregroup, of a
+    bracket player and one of it, and of two bracket players, a bracket player taking
+    part only when he floats (B.1/B.2 as `compatible` says)."""
+    m = bm.model
+    on = m.new_bool_var("c12_p1_pairings")
+    players = [*nxt.nxt, *bm.bracket]
+    at: dict[int, list[cp_model.IntVar]] = {p: [] for p in players}
+    ys: list[cp_model.IntVar] = []
+    for i, p in enumerate(players):
+        for q in players[i + 1 :]:
+            if nxt.ok(p, q):
+                y = m.new_bool_var(f"p1_{p}_{q}")
+                at[p].append(y)
+                at[q].append(y)
+                ys.append(y)
+    for q in nxt.nxt:
+        m.add(sum(at[q]) <= 1)
+    for p in bm.bracket:
+        m.add(sum(at[p]) <= bm.df[p])
+    m.add(sum(ys) >= target).only_enforce_if(on)
+    bm.solver.add_variables([*ys, on])
+    return on

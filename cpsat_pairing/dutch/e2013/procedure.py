@@ -112,7 +112,7 @@ def _tiers(rc: RoundContext, bm: BracketModel, players: list[int], mdps: list[in
     bm.solver.minimize(before)
     options = backtracking_options(bm) if C12_NAME in names else None
     # C.12's "P1 pairings here" (next_pairs.py): asked where the first candidate floats
-    # a player with whom the next bracket cannot make its P1 pairings.
+    # players with whom the next bracket cannot make its P1 pairings.
     p1_test = with_c12 and bool(bm.next_group)
 
     def afresh() -> BracketModel:
@@ -137,7 +137,7 @@ def _tiers(rc: RoundContext, bm: BracketModel, players: list[int], mdps: list[in
         bm.solver.minimize(c12_terms(bm) + _terms(bm, names[cut + 1 :]))
         if p1_test and next_pairs.floater_matters(bm):
             # "Its P1 pairings" are those the next bracket has with the first
-            # candidate's floater (next_pairs.py): that candidate first.
+            # candidate's floaters (next_pairs.py): that candidate first.
             generation_order(bm, rc.edition.s1_size)
             floaters = bm.bracket_result()[1]
             if not next_pairs.may_gain(bm, floaters):
@@ -146,7 +146,7 @@ def _tiers(rc: RoundContext, bm: BracketModel, players: list[int], mdps: list[in
             bm = afresh()
     if first is not None:
         # C.12's return to this bracket: among its pairings best on every requirement
-        # C.10 never lowers for it (f, g), one whose floater lets the next bracket make
+        # C.10 never lowers for it (f, g), one whose floaters let the next bracket make
         # its P1 pairings, lowering X/Z and the float requirements (C.10.a-e) for it
         # as far as needed (docs/edition-2013.md, "Sixteenth pass").
         k = _relaxed_from(names, cut)
