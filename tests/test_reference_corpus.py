@@ -69,7 +69,9 @@ KNOWN_MISSES: dict[tuple[str, int], str] = {
 # floater who meets nobody in the lowest bracket passes the test (C.13's, not C.12's).
 # j105141 r10, j106152 r11 and r12: C.12's P1 test reads the first candidate's two
 # floaters as a set (a four-player bracket floats two, the next bracket cannot pair
-# whole with them, another set at a cost in X lets it).
+# whole with them, another set at a cost in X lets it).  j105137 r10: C.12's tier chooses
+# nothing where the next bracket can pair with the first candidate's floaters (its P1 is
+# P0 less the resident C.1 moves down there).
 DECIDING_ROUNDS = [("j100070", 9), ("j100017", 10), ("j100136", 9), ("j100147", 8), ("j100355", 8), ("j100011", 11),
                    ("j103089", 5), ("j100816", 9), ("j103124", 10), ("j100743", 7), ("j103186", 7),
                    ("j100366", 9), ("j100558", 13), ("j100716", 7), ("j102024", 11), ("j100671", 12), ("j102081", 10),
@@ -78,7 +80,8 @@ DECIDING_ROUNDS = [("j100070", 9), ("j100017", 10), ("j100136", 9), ("j100147", 
                    ("j103142", 11), ("j100028", 10), ("j102109", 9), ("j102096", 8), ("j100796", 8), ("j103185", 12),
                    ("j100151", 8), ("j100535", 9), ("j100671", 8),
                    ("j100355", 8), ("j100676", 8), ("j102138", 10), ("j105011", 9),
-                   ("j106076", 9), ("j105268", 8), ("j105141", 10), ("j106152", 11), ("j106152", 12)]
+                   ("j106076", 9), ("j105268", 8), ("j105141", 10), ("j106152", 11), ("j106152", 12),
+                   ("j105137", 10)]
 
 
 def _driver():

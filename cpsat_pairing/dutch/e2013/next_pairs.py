@@ -71,6 +71,12 @@ class NextBracket:
         kept = sum(1 for i, q in enumerate(self.nxt) if self.adj[i] or any(self.ok(q, f) for f in floaters))
         return (len(floaters) + kept) // 2
 
+    def p0_less_moved(self, floaters: Collection[int]) -> int:
+        """P0 of the next bracket with these floaters as its MDPs, less one for each of
+        its residents C.1 moves down (no opponent among its players)."""
+        moved = sum(1 for i, q in enumerate(self.nxt) if not self.adj[i] and not any(self.ok(q, f) for f in floaters))
+        return max(0, (len(self.nxt) + len(floaters)) // 2 - moved)
+
     def passes(self, floaters: Sequence[int], target: int) -> bool:
         """The next bracket makes `target` pairs with these floaters; one floater must
         also have an opponent there (C.1 sends an MDP without one back here).  Two or
@@ -86,6 +92,20 @@ class NextBracket:
         pairings.  (Residents with no opponent add no pair, so the matching may count
         them.)"""
         return self.passes(floaters, self.p1(floaters))
+
+
+def first_stands(bm: BracketModel, floaters: list[int]) -> bool:
+    """Whether the next bracket, with the first candidate's floaters as its MDPs, sends
+    nothing back here: each floater has an opponent there (C.1), and it makes its P1
+    pairings, P0 of all its players less one for each resident C.1 moves down (no
+    opponent among them).  j105137 r10: five players, one moved, one pair suffices
+    (docs/edition-2013.md, "Nineteenth pass")."""
+    if not floaters:
+        return True
+    nxt = NextBracket(bm)
+    if not all(nxt.has_opponent(f) for f in floaters):
+        return False
+    return nxt.matched(sorted(floaters)) >= nxt.p0_less_moved(floaters)
 
 
 def _no_other_set(bm: BracketModel, floaters: Collection[int]) -> bool:

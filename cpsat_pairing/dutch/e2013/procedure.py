@@ -124,6 +124,16 @@ def _tiers(rc: RoundContext, bm: BracketModel, players: list[int], mdps: list[in
     def c12_terms(bm: BracketModel) -> list[Term]:
         return [] if options is None else [backtracking_term(bm, options)]
 
+    if options is not None and p1_test and kind != "exact" and rc.against is None:
+        # C.12 goes back only from a next bracket that fails with the first candidate's
+        # floaters (C.1, P1): where it does not, C.12's tier chooses nothing.  Not in the
+        # model C.13's backtracking pairs, which holds the whole round.  A given pairing
+        # is its own first candidate, but scored against the rules' pairing it follows
+        # theirs (no C.12 tier in their trace where their first candidate stood:
+        # `_repaired_by_the_rules`).
+        if _first_stands_without_c12(rc, bm, before, names, cut):
+            return bm
+        bm = afresh()
     first: frozenset[int] | None = None
     if rc.settings.bracket_alone:
         decided = _by_matching(rc, bm, options, before, names[:cut], names[cut + 1 :])
@@ -157,6 +167,19 @@ def _tiers(rc: RoundContext, bm: BracketModel, players: list[int], mdps: list[in
         next_pairs.keep_most_next_pairs(bm)
     generation_order(bm, rc.edition.s1_size)
     return bm
+
+
+def _first_stands_without_c12(rc: RoundContext, bm: BracketModel, before: Sequence[Term], names: Sequence[str],
+                              cut: int) -> bool:
+    """The bracket's first candidate on every tier but C.12 (the tiers before it fixed in
+    `bm`), left in `bm`: whether the next bracket can pair with its floaters as C.1 and
+    P1 ask (`next_pairs.first_stands`).  The bracket alone decides it where it can, as
+    with C.12 (`_by_matching`)."""
+    later = names[cut + 1 :]
+    if not (rc.settings.bracket_alone and _by_matching(rc, bm, None, before, names[:cut], later)):
+        bm.solver.minimize(_terms(bm, later))
+        generation_order(bm, rc.edition.s1_size)
+    return next_pairs.first_stands(bm, bm.bracket_result()[1])
 
 
 # The requirements C.12's return to a bracket may lower (C.10.a-e), from the first.
