@@ -1,20 +1,21 @@
-"""C.12 "allows P1 pairings here": a requirement between A.7.d and X.
+"""C.12 "allows P1 pairings here": a requirement between B.2 and A.7.d.
 
 C.12 goes back to the previous bracket for "another pairing there that moves down a
 different set of players of the same size and same scores and allows P1 pairings here".
 JaVaFo 1.4 does so when the first candidate of that bracket (the one its requirements
 and the D.1/D.2 order pick) floats players with whom the next bracket cannot make its
-P1 pairings.  Going back, it keeps every requirement that C.10 never lowers for it
-(B.2, A.7.d) and lowers the others (C.10.a-e: X, Z, B.5/B.6) as far as needed for
+P1 pairings.  Going back, it keeps the requirement that C.10 lowers last (g: B.2 for
+topscorers) and lowers the others (C.10.a-f: A.7.d, X, Z, B.5/B.6) as far as needed for
 floaters who pass; among the pairings that do, the requirements and the D order pick
-as before (docs/edition-2013.md, "Sixteenth pass").  "Its P1 pairings" as C.1 and C.2
-set them there with the first candidate's floaters (its MDPs): half the next bracket's
-players, without the residents who have no opponent among them (C.1 moves them down);
-other floaters must let the next bracket make as many pairs.  One floater must also
-have an opponent there (C.1 sends an MDP without one back here).  The floaters are read
-as a set, however many the bracket floats ("Eighteenth pass": j105141 r10 floats two,
-with whom the next bracket makes two pairs of three); a bracket that floats everybody
-(P at 0, C.13's join) has no other set to go back for.
+as before (docs/edition-2013.md, "Sixteenth pass", "Twentieth pass").  "Its P1
+pairings" as C.1 and C.2 set them there with the first candidate's floaters (its
+MDPs): half the next bracket's players, without the residents who have no opponent
+among them (C.1 moves them down); other floaters must let the next bracket make as
+many pairs.  One floater must also have an opponent there (C.1 sends an MDP without one
+back here).  The floaters are read as a set, however many the bracket floats
+("Eighteenth pass": j105141 r10 floats two, with whom the next bracket makes two pairs
+of three); a bracket that floats everybody (P at 0, C.13's join) has no other set to go
+back for.
 
 Not in a bracket that C.13's backtracking re-pairs (C.12 is not asked there at all).
 """
