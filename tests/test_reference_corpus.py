@@ -73,6 +73,9 @@ KNOWN_MISSES: dict[tuple[str, int], str] = {
 # nothing where the next bracket can pair with the first candidate's floaters (its P1 is
 # P0 less the resident C.1 moves down there).
 # j105343 r13: C.12's return lowers A.7.d as well, for a floater who passes the test.
+# j106249 r10: the penultimate bracket's first candidate stands where the lowest bracket
+# pairs one of its two MDPs and the other takes the bye (dev j000047 r6: not where the
+# one MDP would).
 DECIDING_ROUNDS = [("j100070", 9), ("j100017", 10), ("j100136", 9), ("j100147", 8), ("j100355", 8), ("j100011", 11),
                    ("j103089", 5), ("j100816", 9), ("j103124", 10), ("j100743", 7), ("j103186", 7),
                    ("j100366", 9), ("j100558", 13), ("j100716", 7), ("j102024", 11), ("j100671", 12), ("j102081", 10),
@@ -82,7 +85,7 @@ DECIDING_ROUNDS = [("j100070", 9), ("j100017", 10), ("j100136", 9), ("j100147", 
                    ("j100151", 8), ("j100535", 9), ("j100671", 8),
                    ("j100355", 8), ("j100676", 8), ("j102138", 10), ("j105011", 9),
                    ("j106076", 9), ("j105268", 8), ("j105141", 10), ("j106152", 11), ("j106152", 12),
-                   ("j105137", 10), ("j105343", 13)]
+                   ("j105137", 10), ("j105343", 13), ("j106249", 10)]
 
 
 def _driver():

@@ -131,7 +131,10 @@ def penultimate(bm: BracketModel) -> bool:
     return all(p in upper for p in bm.remaining)
 
 
-@criterion("2013:C13bye")
+C13_BYE_NAME = "2013:C13bye"  # the criterion's name in the edition file
+
+
+@criterion(C13_BYE_NAME)
 def lowest_bye(bm: BracketModel) -> list[Term]:
     """C.13: the lowest bracket is paired with the bye on as low a score as it can
     have, backtracking into the penultimate bracket when that needs other floaters

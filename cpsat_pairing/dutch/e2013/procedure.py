@@ -40,11 +40,13 @@ from cpsat_pairing.dutch.e2013 import next_pairs
 from cpsat_pairing.dutch.e2013.criteria import (
     C12,
     C12_NAME,
+    C13_BYE_NAME,
     Options,
     all_floaters_matched,
     backtracking_options,
     backtracking_term,
     c12_options,
+    penultimate,
 )
 from cpsat_pairing.dutch.e2013.own_best import own_floaters_complete
 from cpsat_pairing.dutch.loop import (
@@ -101,12 +103,25 @@ def _solve(rc: RoundContext, players: list[int], mdps: list[int], next_group: li
 
 
 def _tiers(rc: RoundContext, bm: BracketModel, players: list[int], mdps: list[int], next_group: list[int],
-           kind: str, with_c12: bool = True) -> BracketModel:
+           kind: str, with_c12: bool = True, with_bye: bool = True) -> BracketModel:
     """The edition's tiers then the generation order on the model `bm` (of that kind);
-    without C.12 when `with_c12` is False."""
+    without C.12 when `with_c12` is False, without C.13's bye tier when `with_bye` is."""
     names = rc.edition.quality
     if not with_c12:
         names = tuple(n for n in names if n != C12_NAME)
+    if not with_bye:
+        names = tuple(n for n in names if n != C13_BYE_NAME)
+    elif C13_BYE_NAME in names and kind != "exact" and rc.forced is None and bm.u and bm.next_group \
+            and penultimate(bm):
+        # C.13 goes back into the penultimate bracket only when the lowest bracket cannot
+        # be paired with at least one of its MDPs paired (C.13 first lowers M1, never to
+        # 0): the penultimate bracket's first candidate without the bye tier stands
+        # where it leaves the bye to a resident of the lowest bracket or to one floater
+        # of several (docs/edition-2013.md, "Twenty-first pass").
+        plain = _tiers(rc, _model(rc, players, mdps, next_group, kind), players, mdps, next_group, kind,
+                       with_c12, with_bye=False)
+        if _lowest_pairs_an_mdp(plain):
+            return plain
     cut = names.index(C12_NAME) if C12_NAME in names else len(names)
     before = _terms(bm, names[:cut])
     bm.solver.minimize(before)
@@ -167,6 +182,15 @@ def _tiers(rc: RoundContext, bm: BracketModel, players: list[int], mdps: list[in
         next_pairs.keep_most_next_pairs(bm)
     generation_order(bm, rc.edition.s1_size)
     return bm
+
+
+def _lowest_pairs_an_mdp(bm: BracketModel) -> bool:
+    """The penultimate bracket's pairing leaves the bye of the lowest bracket (its model
+    holds it whole) to nobody, to a resident of it, or to one of two or more floaters,
+    the others paired there."""
+    bye = next((p for p, u in bm.u.items() if bm.solver.var_value(u)), None)
+    floaters = bm.bracket_result()[1]
+    return bye is None or bye not in floaters or len(floaters) > 1
 
 
 def _first_stands_without_c12(rc: RoundContext, bm: BracketModel, before: Sequence[Term], names: Sequence[str],
