@@ -111,16 +111,17 @@ def _tiers(rc: RoundContext, bm: BracketModel, players: list[int], mdps: list[in
         names = tuple(n for n in names if n != C12_NAME)
     if not with_bye:
         names = tuple(n for n in names if n != C13_BYE_NAME)
-    elif C13_BYE_NAME in names and kind != "exact" and rc.forced is None and bm.u and bm.next_group \
-            and penultimate(bm):
+    elif C13_BYE_NAME in names and with_c12 and rc.forced is None and bm.u and bm.next_group and penultimate(bm):
         # C.13 goes back into the penultimate bracket only when the lowest bracket cannot
         # be paired with at least one of its MDPs paired (C.13 first lowers M1, never to
         # 0): the penultimate bracket's first candidate without the bye tier stands
         # where it leaves the bye to a resident of the lowest bracket or to one floater
-        # of several (docs/edition-2013.md, "Twenty-first pass").
+        # of several (docs/edition-2013.md, "Twenty-first pass").  Not while C.13
+        # backtracks from below (no C.12 then).
         plain = _tiers(rc, _model(rc, players, mdps, next_group, kind), players, mdps, next_group, kind,
                        with_c12, with_bye=False)
         if _lowest_pairs_an_mdp(plain):
+            _record_bye_tiers(plain)
             return plain
     cut = names.index(C12_NAME) if C12_NAME in names else len(names)
     before = _terms(bm, names[:cut])
@@ -191,6 +192,15 @@ def _lowest_pairs_an_mdp(bm: BracketModel) -> bool:
     bye = next((p for p, u in bm.u.items() if bm.solver.var_value(u)), None)
     floaters = bm.bracket_result()[1]
     return bye is None or bye not in floaters or len(floaters) > 1
+
+
+def _record_bye_tiers(bm: BracketModel) -> None:
+    """The bye tier's values in the trace where the tier stands (after M1, P and B.3),
+    so that the trace is the same whichever model answered."""
+    trace = bm.solver.trace
+    at = next((i for i, tier in enumerate(trace) if tier.criterion not in ("M1", "P", "B.3")), len(trace))
+    trace[at:at] = [t.tier(sum(c * bm.solver.var_value(v) for c, v in zip(t.coefs, t.vars)))
+                    for t in CRITERIA[C13_BYE_NAME](bm)]
 
 
 def _first_stands_without_c12(rc: RoundContext, bm: BracketModel, before: Sequence[Term], names: Sequence[str],
