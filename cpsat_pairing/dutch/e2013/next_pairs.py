@@ -66,17 +66,20 @@ class NextBracket:
                 + [n + j for j, g in enumerate(floaters[:k]) if self.ok(f, g)] for k, f in enumerate(floaters)]
         return self.pairs + growth(self.adj, self.mate, rows)
 
+    def moved(self, floaters: Collection[int]) -> int:
+        """The next scoregroup's residents C.1 moves down with these floaters as its
+        MDPs: those with no opponent among its players."""
+        return sum(1 for i, q in enumerate(self.nxt) if not self.adj[i] and not any(self.ok(q, f) for f in floaters))
+
     def p1(self, floaters: Collection[int]) -> int:
         """The next bracket's P1 with these floaters as its MDPs: half its players,
-        without the residents who have no opponent among them (C.1 moves them down)."""
-        kept = sum(1 for i, q in enumerate(self.nxt) if self.adj[i] or any(self.ok(q, f) for f in floaters))
-        return (len(floaters) + kept) // 2
+        without the residents C.1 moves down."""
+        return (len(floaters) + len(self.nxt) - self.moved(floaters)) // 2
 
     def p0_less_moved(self, floaters: Collection[int]) -> int:
         """P0 of the next bracket with these floaters as its MDPs, less one for each of
-        its residents C.1 moves down (no opponent among its players)."""
-        moved = sum(1 for i, q in enumerate(self.nxt) if not self.adj[i] and not any(self.ok(q, f) for f in floaters))
-        return max(0, (len(self.nxt) + len(floaters)) // 2 - moved)
+        its residents C.1 moves down."""
+        return max(0, (len(self.nxt) + len(floaters)) // 2 - self.moved(floaters))
 
     def passes(self, floaters: Sequence[int], target: int) -> bool:
         """The next bracket makes `target` pairs with these floaters; one floater must

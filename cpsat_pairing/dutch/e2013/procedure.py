@@ -199,8 +199,7 @@ def _record_bye_tiers(bm: BracketModel) -> None:
     so that the trace is the same whichever model answered."""
     trace = bm.solver.trace
     at = next((i for i, tier in enumerate(trace) if tier.criterion not in ("M1", "P", "B.3")), len(trace))
-    trace[at:at] = [t.tier(sum(c * bm.solver.var_value(v) for c, v in zip(t.coefs, t.vars)))
-                    for t in CRITERIA[C13_BYE_NAME](bm)]
+    trace[at:at] = [t.tier(bm.solver.value(t)) for t in CRITERIA[C13_BYE_NAME](bm)]
 
 
 def _first_stands_without_c12(rc: RoundContext, bm: BracketModel, before: Sequence[Term], names: Sequence[str],
