@@ -75,7 +75,8 @@ KNOWN_MISSES: dict[tuple[str, int], str] = {
 # j105343 r13: C.12's return lowers A.7.d as well, for a floater who passes the test.
 # j106249 r10: the penultimate bracket's first candidate stands where the lowest bracket
 # pairs one of its two MDPs and the other takes the bye (dev j000047 r6: not where the
-# one MDP would).
+# one MDP would).  j107280 r12: C.12's return lowers B.2 for topscorers as well (C.10.g),
+# pairing two with the same absolute preference so that the next bracket pairs whole.
 DECIDING_ROUNDS = [("j100070", 9), ("j100017", 10), ("j100136", 9), ("j100147", 8), ("j100355", 8), ("j100011", 11),
                    ("j103089", 5), ("j100816", 9), ("j103124", 10), ("j100743", 7), ("j103186", 7),
                    ("j100366", 9), ("j100558", 13), ("j100716", 7), ("j102024", 11), ("j100671", 12), ("j102081", 10),
@@ -85,7 +86,7 @@ DECIDING_ROUNDS = [("j100070", 9), ("j100017", 10), ("j100136", 9), ("j100147", 
                    ("j100151", 8), ("j100535", 9), ("j100671", 8),
                    ("j100355", 8), ("j100676", 8), ("j102138", 10), ("j105011", 9),
                    ("j106076", 9), ("j105268", 8), ("j105141", 10), ("j106152", 11), ("j106152", 12),
-                   ("j105137", 10), ("j105343", 13), ("j106249", 10)]
+                   ("j105137", 10), ("j105343", 13), ("j106249", 10), ("j107280", 12)]
 
 
 def _driver():

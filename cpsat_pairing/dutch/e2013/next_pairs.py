@@ -1,13 +1,13 @@
-"""C.12 "allows P1 pairings here": a requirement between B.2 and A.7.d.
+"""C.12 "allows P1 pairings here": a requirement above every one C.10 lowers.
 
 C.12 goes back to the previous bracket for "another pairing there that moves down a
 different set of players of the same size and same scores and allows P1 pairings here".
 JaVaFo 1.4 does so when the first candidate of that bracket (the one its requirements
 and the D.1/D.2 order pick) floats players with whom the next bracket cannot make its
-P1 pairings.  Going back, it keeps the requirement that C.10 lowers last (g: B.2 for
-topscorers) and lowers the others (C.10.a-f: A.7.d, X, Z, B.5/B.6) as far as needed for
-floaters who pass; among the pairings that do, the requirements and the D order pick
-as before (docs/edition-2013.md, "Sixteenth pass", "Twentieth pass").  "Its P1
+P1 pairings.  Going back, it lowers the requirements as C.10 does (a-g: B.6/B.5, X, Z,
+A.7.d and last B.2 for topscorers) as far as needed for floaters who pass; among the
+pairings that do, the requirements and the D order pick as before
+(docs/edition-2013.md, "Sixteenth pass", "Twentieth pass", "Twenty-second pass").  "Its P1
 pairings" as C.1 and C.2 set them there with the first candidate's floaters (its
 MDPs): half the next bracket's players, without the residents who have no opponent
 among them (C.1 moves them down); other floaters must let the next bracket make as

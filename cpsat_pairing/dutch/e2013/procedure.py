@@ -171,10 +171,11 @@ def _tiers(rc: RoundContext, bm: BracketModel, players: list[int], mdps: list[in
             first = frozenset(floaters)
             bm = afresh()
     if first is not None:
-        # C.12's return to this bracket: among its pairings best on the requirement
-        # C.10 lowers last (g), one whose floaters let the next bracket make its P1
-        # pairings, lowering A.7.d, X/Z and the float requirements (C.10.a-f) for it
-        # as far as needed (docs/edition-2013.md, "Sixteenth pass", "Twentieth pass").
+        # C.12's return to this bracket: one of its pairings whose floaters let the
+        # next bracket make its P1 pairings, lowering the requirements C.10 lowers
+        # (a-g: the float requirements, X/Z, A.7.d, B.2 for topscorers) for it as far
+        # as needed (docs/edition-2013.md, "Sixteenth pass", "Twentieth pass",
+        # "Twenty-second pass").
         k = _relaxed_from(names, cut)
         bm.solver.minimize(c12_terms(bm) + _terms(bm, names[cut + 1 : k]))
         next_pairs.keep_most_next_pairs(bm, first)
@@ -215,9 +216,9 @@ def _first_stands_without_c12(rc: RoundContext, bm: BracketModel, before: Sequen
     return next_pairs.first_stands(bm, bm.bracket_result()[1])
 
 
-# The requirements C.12's return to a bracket may lower (C.10.a-f), from the first.
+# The requirements C.12's return to a bracket may lower (C.10.a-g), from the first.
 _RELAXED_FOR_C12 = frozenset({
-    "2013:A7d", "2013:X", "2013:Z", "2013:B5down", "2013:B6down", "2013:B5up", "2013:B6up",
+    "2013:B2", "2013:A7d", "2013:X", "2013:Z", "2013:B5down", "2013:B6down", "2013:B5up", "2013:B6up",
 })
 
 
