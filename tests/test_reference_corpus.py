@@ -77,6 +77,10 @@ KNOWN_MISSES: dict[tuple[str, int], str] = {
 # pairs one of its two MDPs and the other takes the bye (dev j000047 r6: not where the
 # one MDP would).  j107280 r12: C.12's return lowers B.2 for topscorers as well (C.10.g),
 # pairing two with the same absolute preference so that the next bracket pairs whole.
+# j105209 r12: C.12's return keeps from floating on a player moved down into the bracket
+# who would meet nobody in the next scoregroup (C.1), at a cost in X; j107266 r12 and
+# j107351 r7: not a resident of the bracket; j107078 r10: the P1 test's matching, not
+# this, sends a resident with no opponent back.
 DECIDING_ROUNDS = [("j100070", 9), ("j100017", 10), ("j100136", 9), ("j100147", 8), ("j100355", 8), ("j100011", 11),
                    ("j103089", 5), ("j100816", 9), ("j103124", 10), ("j100743", 7), ("j103186", 7),
                    ("j100366", 9), ("j100558", 13), ("j100716", 7), ("j102024", 11), ("j100671", 12), ("j102081", 10),
@@ -86,7 +90,8 @@ DECIDING_ROUNDS = [("j100070", 9), ("j100017", 10), ("j100136", 9), ("j100147", 
                    ("j100151", 8), ("j100535", 9), ("j100671", 8),
                    ("j100355", 8), ("j100676", 8), ("j102138", 10), ("j105011", 9),
                    ("j106076", 9), ("j105268", 8), ("j105141", 10), ("j106152", 11), ("j106152", 12),
-                   ("j105137", 10), ("j105343", 13), ("j106249", 10), ("j107280", 12)]
+                   ("j105137", 10), ("j105343", 13), ("j106249", 10), ("j107280", 12),
+                   ("j105209", 12), ("j107266", 12), ("j107351", 7), ("j107078", 10)]
 
 
 def _driver():

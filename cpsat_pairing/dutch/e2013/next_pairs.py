@@ -12,7 +12,7 @@ pairings" as C.1 and C.2 set them there with the first candidate's floaters (its
 MDPs): half the next bracket's players, without the residents who have no opponent
 among them (C.1 moves them down); other floaters must let the next bracket make as
 many pairs.  One floater must also have an opponent there (C.1 sends an MDP without one
-back here).  The floaters are read as a set, however many the bracket floats
+back here), and so must each of several who were moved down into this bracket.  The floaters are read as a set, however many the bracket floats
 ("Eighteenth pass": j105141 r10 floats two, with whom the next bracket makes two pairs
 of three); a bracket that floats everybody (P at 0, C.13's join) has no other set to go
 back for.
@@ -33,6 +33,8 @@ from cpsat_pairing.solver.terms import Tier
 
 # The requirement as a tier of the trace, recorded only when it is not met (1).
 P1_TIER = ("C.12", "floater without the next bracket's P1 pairings")
+# C.1 asked of each floater C.12's return chooses who was moved down into the bracket.
+OPPONENT_TIER = ("C.12", "floaters moved down again without an opponent below")
 
 
 class NextBracket:
@@ -98,6 +100,61 @@ class NextBracket:
         return self.passes(floaters, self.p1(floaters))
 
 
+def movers(bm: BracketModel) -> list[int]:
+    """The bracket's players C.1 moves down: those with no opponent in it (two MDPs
+    never meet in a bracket).  They float in every candidate."""
+    return [p for p in bm.bracket if not any(q != p and bm.inside(p, q) and bm.compatible(p, q) for q in bm.bracket)]
+
+
+def _augments(adj: dict[int, list[int]], start: int, mate: dict[int, int]) -> bool:
+    """An augmenting path from `start` (bipartite: floaters to next-bracket players),
+    applied to `mate` when found."""
+    seen: set[int] = set()
+
+    def visit(p: int) -> bool:
+        for q in adj[p]:
+            if q in seen:
+                continue
+            seen.add(q)
+            if q not in mate or visit(mate[q]):
+                mate[q] = p
+                return True
+        return False
+
+    return visit(start)
+
+
+def without_opponent_after_movers(bm: BracketModel, nxt: NextBracket) -> list[int]:
+    """The bracket's players moved down into it (a score above its own) who, floated on,
+    would find no opponent in the next scoregroup once C.1's movers have theirs: the
+    movers are matched into it first (as many as can be), then each other floater is
+    asked alone for one of the players left (C.1 asks each MDP).  A resident of the
+    bracket is not asked: the reference floats one on with no opponent there where the
+    next bracket makes as many pairs either way (docs/edition-2013.md, "Twenty-third
+    pass")."""
+    moved = movers(bm)
+    adj = {p: [q for q in nxt.nxt if nxt.ok(p, q)] for p in bm.bracket}
+    mate: dict[int, int] = {}
+    for p in moved:
+        _augments(adj, p, mate)
+    moved_set = frozenset(moved)
+    own = min(bm.score[p] for p in bm.bracket)
+    return [p for p in bm.bracket if bm.score[p] > own and p not in moved_set and not _augments(adj, p, dict(mate))]
+
+
+def keep_floaters_with_opponents(bm: BracketModel) -> None:
+    """C.12's return, after the P1 test: among the pairings kept so far, fewest
+    floaters moved down again without an opponent below
+    (`without_opponent_after_movers`).  Not in the penultimate bracket, whose floaters'
+    want of an opponent is C.13's."""
+    nxt = NextBracket(bm)
+    if nxt.lowest:
+        return
+    lacking = without_opponent_after_movers(bm, nxt)
+    if lacking:
+        bm.solver.minimize([bm.term(*OPPONENT_TIER, ((1, bm.df[p]) for p in lacking))])
+
+
 def first_stands(bm: BracketModel, floaters: list[int]) -> bool:
     """Whether the next bracket, with the first candidate's floaters as its MDPs, sends
     nothing back here: each floater has an opponent there (C.1), and it makes its P1
@@ -121,10 +178,14 @@ def _no_other_set(bm: BracketModel, floaters: Collection[int]) -> bool:
 
 def may_gain(bm: BracketModel, floaters: list[int]) -> bool:
     """Could another set of floaters do better?  Not when there is no other set, or the
-    floaters already allow the next bracket its P1 pairings."""
+    floaters already allow the next bracket its P1 pairings and none of them was moved
+    down into the bracket to meet nobody in the next one (`without_opponent_after_movers`)."""
     if _no_other_set(bm, floaters):
         return False
-    return not NextBracket(bm).allows_p1_pairings(sorted(floaters))
+    nxt = NextBracket(bm)
+    if not nxt.allows_p1_pairings(sorted(floaters)):
+        return True
+    return not nxt.lowest and bool(set(floaters) & set(without_opponent_after_movers(bm, nxt)))
 
 
 def _floaters(bm: BracketModel, values: dict[int, int]) -> list[int]:

@@ -179,6 +179,8 @@ def _tiers(rc: RoundContext, bm: BracketModel, players: list[int], mdps: list[in
         k = _relaxed_from(names, cut)
         bm.solver.minimize(c12_terms(bm) + _terms(bm, names[cut + 1 : k]))
         next_pairs.keep_most_next_pairs(bm, first)
+        # Then C.1 for each floater moved down into the bracket ("Twenty-third pass").
+        next_pairs.keep_floaters_with_opponents(bm)
         bm.solver.minimize(_terms(bm, names[k:]))
     elif p1_test:
         next_pairs.keep_most_next_pairs(bm)
