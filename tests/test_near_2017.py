@@ -17,7 +17,7 @@ from ortools.sat.python import cp_model
 from cpsat_pairing import SolverSettings, pair, parse_trf, read_trf
 from cpsat_pairing.dutch.e2017 import procedure
 from cpsat_pairing.dutch.e2017.bracket import BracketModel2017
-from cpsat_pairing.solver.cpsat import STATS, Uncertified
+from cpsat_pairing.solver.cpsat import STATS, Model, Uncertified
 from cpsat_pairing.testing.corpus import recorded
 from cpsat_pairing.testing.large import build
 
@@ -26,6 +26,13 @@ from helpers import CORPUS_2017, CORPUS_2017_JAVAFO, refuse_certificates
 FORCED = SolverSettings(near_from=0, near_window=1)
 EVERY_PAIR = SolverSettings(near_from=10**9)
 SAMPLE = [*CORPUS_2017, CORPUS_2017_JAVAFO[0]]
+
+
+def _copy(model: Model) -> cp_model.CpModel:
+    """The wrapper's own model of the same proto, to add to and solve apart."""
+    copy = cp_model.CpModel()
+    copy.proto.copy_from(model.proto)
+    return copy
 
 
 def _replay(settings: SolverSettings, paths=SAMPLE) -> int:
@@ -118,7 +125,7 @@ def test_a_player_without_far_partners_on_the_other_side_makes_no_far_pair(monke
 
     def relaxation_pairs_far(player: int) -> bool:
         with bm.solver.relaxed():
-            model = bm.model.clone()
+            model = _copy(bm.model)
         model.add(model.get_bool_var_from_proto_index(bm.far.f[player].index) == 1)
         return cp_model.CpSolver().solve(model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
 
@@ -176,7 +183,7 @@ def test_the_relaxation_of_a_last_bracket_near_model_makes_far_pairs(monkeypatch
         original(self)
         if self.near is not None and self.special and self.far is not None and self.far.groups:
             with self.solver.relaxed():  # as built, before any tier is fixed
-                made.append((self.model.clone(), [v.index for v in self.far.f.values()]))
+                made.append((_copy(self.model), [v.index for v in self.far.f.values()]))
 
     monkeypatch.setattr(BracketModel2017, "__post_init__", post_init)
     pair(parse_trf(build(121, 5, 3)), 1, "dutch-2017", SolverSettings(near_from=0, near_window=1))

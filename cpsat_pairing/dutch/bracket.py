@@ -55,7 +55,7 @@ class BracketModel(PairIndices):
     # The bracket alone: only pairs inside the bracket, every other player a downfloater.
     # Used for the tiers that depend on nothing else (see `local_vars`).
     local: bool = False
-    model: cp_model.CpModel = field(default_factory=Model)
+    model: Model = field(default_factory=Model)
     x: dict[Pair, cp_model.IntVar] = field(default_factory=dict)
     u: dict[int, cp_model.IntVar] = field(default_factory=dict)
     exit: dict[int, cp_model.IntVar] = field(default_factory=dict)

@@ -21,6 +21,7 @@ from cpsat_pairing.solver.view import BracketView
 
 if TYPE_CHECKING:
     from cpsat_pairing.domain.compat import Compatibility
+    from cpsat_pairing.solver.cpsat import Model
     from cpsat_pairing.dutch.near import FarPairs
     from cpsat_pairing.solver.bounds import CountBound
 
@@ -153,7 +154,7 @@ PairVariables = tuple[
 ]
 
 
-def make_pairs(model: cp_model.CpModel, players: Sequence[int], rows: Iterable[tuple[int, list[int]]]) -> PairVariables:
+def make_pairs(model: Model, players: Sequence[int], rows: Iterable[tuple[int, list[int]]]) -> PairVariables:
     """x[p, q] for each p and each q of its row (q after p in ranking order), with the
     players' neighbour lists by variable and by index, and the first pair's index: each
     new variable takes the next proto index, so none is read back through C++."""

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from ortools.sat.python import cp_model
 
-from cpsat_pairing.solver.cpsat import Model
+from cpsat_pairing.solver.cpsat import Model, solve
 from cpsat_pairing.solver.terms import Term
 
 if TYPE_CHECKING:
@@ -182,7 +182,7 @@ class CountBound:
         for core, budget in ((False, settings.bound_first_budget), (True, settings.bound_budget),
                              (False, settings.bound_budget)):
             solver = self._solver(core, budget)
-            if solver.solve(self.model) == cp_model.OPTIMAL:
+            if solve(solver, self.model) == cp_model.OPTIMAL:
                 return round(solver.objective_value)
         return None
 
@@ -206,7 +206,7 @@ class CountBound:
         self.model.clear_objective()
         self.model.clear_assumptions()
         self.model.add_assumptions(lits)
-        status = self._solver(False, self.bm.solver.settings.bound_budget).solve(self.model)
+        status = solve(self._solver(False, self.bm.solver.settings.bound_budget), self.model)
         self.model.clear_assumptions()
         return status == cp_model.INFEASIBLE
 
@@ -236,7 +236,7 @@ class CountBound:
         return solver
 
 
-def _odd_set_cut(model: cp_model.CpModel, row: list[cp_model.IntVar], own: list[cp_model.IntVar], size: int) -> None:
+def _odd_set_cut(model: Model, row: list[cp_model.IntVar], own: list[cp_model.IntVar], size: int) -> None:
     """The odd-set cut of a row "each of these `size` players once", in which each pair
     within the set (`own`) counts twice: an odd set cannot be paired within itself
     alone, so its other terms make at least 1.  Whole solutions keep it; the LP, which

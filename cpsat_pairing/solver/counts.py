@@ -29,8 +29,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, Hashable, Sequence
 
-from ortools.sat.python import cp_model
-
+from cpsat_pairing.solver.cpsat import Model
 from cpsat_pairing.solver.terms import Term, add_linear
 
 if TYPE_CHECKING:
@@ -150,7 +149,7 @@ def _respects(groups: list[int], cross: dict[int, tuple[int, int]], weights: dic
 
 
 def _add_layer(
-    model: cp_model.CpModel,
+    model: Model,
     sides: tuple[Sequence[int], Sequence[int]],
     cross: dict[int, tuple[int, int]],
     cls: dict[int, int],

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from ortools.sat.python import cp_model
+from cpsat_pairing.solver.cpsat import Model
 
 Saved = list[tuple[int, int | None]]  # (index, the value it was fixed to, or None: free)
 
@@ -36,7 +36,7 @@ def _write(proto_variables: Any, index: int, value: int | None, current: int | N
 class Domains:
     """The fixed domains of one model's Booleans."""
 
-    def __init__(self, model: cp_model.CpModel) -> None:
+    def __init__(self, model: Model) -> None:
         self.model = model
         self.fixed: dict[int, int] = {}  # index -> value, for every Boolean fixed by its domain
         self.restriction: set[int] = set()  # those the restriction fixed (to 0)

@@ -33,12 +33,11 @@ from dataclasses import dataclass, field
 from itertools import repeat
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from cpsat_pairing.solver.cpsat import read
+from cpsat_pairing.solver.cpsat import Model, read
 from cpsat_pairing.solver.terms import WRITTEN
 
 if TYPE_CHECKING:
     import numpy as np
-    from ortools.sat.python import cp_model
 
 # A literal constraint's kind (its index in the proto's names): what must hold of its
 # literals once enforced.
@@ -128,7 +127,7 @@ class PlainEvaluator:
     """Evaluates complete proposals on one model, reading its new constraints each time
     (plain Python: evaluate_arrays.ArrayEvaluator's evaluation, constraint by constraint)."""
 
-    def __init__(self, model: cp_model.CpModel) -> None:
+    def __init__(self, model: Model) -> None:
         self.model = model
         self._mirror = _Mirror()
         self._checks = _Checks()
@@ -352,7 +351,7 @@ def _literal_values(x: np.ndarray, refs: np.ndarray) -> np.ndarray:
 class ArrayEvaluator:
     """Evaluates complete proposals on one model, reading its new constraints each time."""
 
-    def __init__(self, model: cp_model.CpModel) -> None:
+    def __init__(self, model: Model) -> None:
         self.model = model
         self._reader = PlainEvaluator(model)
         self._mirror = _ArrayMirror()
@@ -529,7 +528,7 @@ class Evaluator:
     (up to `plain_max` variables) or numpy, kept for the model's later calls (each
     reads the model's constraints once, as they are added)."""
 
-    def __init__(self, model: cp_model.CpModel, plain_max: int) -> None:
+    def __init__(self, model: Model, plain_max: int) -> None:
         self.model = model
         self.plain_max = plain_max
         self.chosen: _Evaluation | None = None

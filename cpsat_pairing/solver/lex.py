@@ -30,6 +30,7 @@ from ortools.sat.python import cp_model
 
 from cpsat_pairing.errors import SolveLimitError
 from cpsat_pairing.solver.cpsat import (
+    Model,
     STATS, InfeasibleError, Status, configure, found, has_solution, solution, timed_solve,
 )
 from cpsat_pairing.solver.domains import Domains
@@ -52,7 +53,7 @@ class LexSolver(PartialModel):
     tier solved (progress)."""
 
     def __init__(
-        self, model: cp_model.CpModel, all_vars: Iterable[cp_model.IntVar], settings: SolverSettings = DEFAULT_SETTINGS
+        self, model: Model, all_vars: Iterable[cp_model.IntVar], settings: SolverSettings = DEFAULT_SETTINGS
     ) -> None:
         self.model = model
         self.all_vars = list(all_vars)

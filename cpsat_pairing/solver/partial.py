@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ortools.sat.python import cp_model
 
-from cpsat_pairing.solver.cpsat import STATS, InfeasibleError, Status, Uncertified, found, has_solution, solution
+from cpsat_pairing.solver.cpsat import STATS, InfeasibleError, Model, Status, Uncertified, found, has_solution, solution
 from cpsat_pairing.solver.terms import Term
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ class PartialModel:
     """The part of `LexSolver` that a model of part of the pairs uses."""
 
     if TYPE_CHECKING:  # what it uses of the solver it is part of (solver/lex.py)
-        model: cp_model.CpModel
+        model: Model
         settings: SolverSettings
         domains: Domains
         fixed: list[tuple[Term, int]]

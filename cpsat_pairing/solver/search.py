@@ -16,7 +16,7 @@ from ortools.sat.python import cp_model
 from ortools.sat.python import cp_model_helper as cmh
 
 from cpsat_pairing.errors import SolveLimitError
-from cpsat_pairing.solver.cpsat import Status, Uncertified, has_solution, solution
+from cpsat_pairing.solver.cpsat import Model, Status, Uncertified, has_solution, solution
 from cpsat_pairing.solver.lex import LexSolver
 from cpsat_pairing.solver.settings import propagation_budget
 
@@ -86,7 +86,7 @@ def first_in_order(
     return True
 
 
-def _add_strategy(model: cp_model.CpModel, refs: Sequence[int], value: Reduction) -> None:
+def _add_strategy(model: Model, refs: Sequence[int], value: Reduction) -> None:
     """Decide these literals (by reference: a negated Boolean is -index - 1) in this
     order, each to `value` first."""
     strategy = model.proto.search_strategy.add()

@@ -19,6 +19,7 @@ from ortools.sat.python import cp_model
 from ortools.util.python.sorted_interval_list import Domain
 
 if TYPE_CHECKING:
+    from cpsat_pairing.solver.cpsat import Model
     from cpsat_pairing.solver.lex import LexSolver
 
 
@@ -220,7 +221,7 @@ def fits(chunk: Sequence[Term], max_weight: int) -> bool:
     return sum(w * t.magnitude() for t, w in zip(chunk, weights(chunk))) <= max_weight
 
 
-def set_objective(model: cp_model.CpModel, indices: list[int], coefs: list[int]) -> None:
+def set_objective(model: Model, indices: list[int], coefs: list[int]) -> None:
     """minimise sum(coefs * variables), written into the proto (the modelling layer reads
     each variable's index through C++)."""
     objective = model.proto.objective
@@ -233,7 +234,7 @@ _BOOLEAN = Domain(0, 1)
 INT_MIN, INT_MAX = -(2**63), 2**63 - 1  # an open side of a linear constraint, as the modelling layer writes it
 
 
-def new_booleans(model: cp_model.CpModel, count: int) -> list[cp_model.IntVar]:
+def new_booleans(model: Model, count: int) -> list[cp_model.IntVar]:
     """`count` unnamed Booleans, the next proto indices in order.  `new_bool_var` makes
     a new domain object for each (a third of its cost): a big bracket has hundreds of
     thousands of pair variables, and nothing reads their names."""
@@ -244,19 +245,19 @@ def new_booleans(model: cp_model.CpModel, count: int) -> list[cp_model.IntVar]:
 # The linear constraints written below, by model and position, as the lists they were
 # written from: reading a big constraint back from the proto costs ten times more than
 # writing it (evaluate.py takes them from here instead, and drops them).
-WRITTEN: WeakKeyDictionary[cp_model.CpModel, dict[int, tuple[list[int], list[int] | None, int, int]]] = (
+WRITTEN: WeakKeyDictionary[Model, dict[int, tuple[list[int], list[int] | None, int, int]]] = (
     WeakKeyDictionary()
 )
 
 
-def _written(model: cp_model.CpModel) -> dict[int, tuple[list[int], list[int] | None, int, int]]:
+def _written(model: Model) -> dict[int, tuple[list[int], list[int] | None, int, int]]:
     log = WRITTEN.get(model)
     if log is None:
         log = WRITTEN[model] = {}
     return log
 
 
-def add_sum(model: cp_model.CpModel, indices: list[int], lo: int = INT_MIN, hi: int = INT_MAX) -> None:
+def add_sum(model: Model, indices: list[int], lo: int = INT_MIN, hi: int = INT_MAX) -> None:
     """lo <= sum(variables) <= hi, written into the proto as `model.add(sum(...) <= hi)`
     would write it (the same constraint: the same search), without building the
     expression term by term."""
@@ -269,12 +270,12 @@ def add_sum(model: cp_model.CpModel, indices: list[int], lo: int = INT_MIN, hi: 
     linear.domain.extend([lo, hi])
 
 
-def add_linear(model: cp_model.CpModel, indices: list[int], coefs: list[int], value: int) -> None:
+def add_linear(model: Model, indices: list[int], coefs: list[int], value: int) -> None:
     """sum(coefs * variables) == value, written into the proto."""
     add_weighted(model, indices, coefs, value, value)
 
 
-def add_weighted(model: cp_model.CpModel, indices: list[int], coefs: list[int], lo: int, hi: int) -> None:
+def add_weighted(model: Model, indices: list[int], coefs: list[int], lo: int, hi: int) -> None:
     """lo <= sum(coefs * variables) <= hi, written into the proto."""
     constraints = model.proto.constraints
     indices, coefs = list(indices), list(coefs)  # copies for the log: callers may reuse theirs

@@ -12,6 +12,7 @@ from ortools.sat.python import cp_model
 from cpsat_pairing.domain.state import RoundState
 
 if TYPE_CHECKING:
+    from cpsat_pairing.solver.cpsat import Model
     from cpsat_pairing.solver.lex import LexSolver
 
 Pair = tuple[int, int]
@@ -59,7 +60,7 @@ class BracketView(Protocol):
     mdps: frozenset[int]
     in_bracket: frozenset[int]
     players: list[int]  # every player modelled pair by pair
-    model: cp_model.CpModel
+    model: Model
     solver: LexSolver
     x: dict[Pair, cp_model.IntVar]  # a Boolean per compatible pair
     df: dict[int, cp_model.IntVar]  # a bracket player not paired inside the bracket

@@ -112,7 +112,7 @@ class BracketModel2017(PairIndices):
     # model's own: the bracket-alone model measures them as its full model does.
     sd_base: Fraction | None = None
     settings: SolverSettings = DEFAULT_SETTINGS
-    model: cp_model.CpModel = field(default_factory=Model)
+    model: Model = field(default_factory=Model)
     x: dict[Pair, cp_model.IntVar] = field(default_factory=dict)
     u: dict[int, cp_model.IntVar] = field(default_factory=dict)
     df: dict[int, cp_model.IntVar] = field(default_factory=dict)
