@@ -7,15 +7,16 @@ and the D.1/D.2 order pick) floats players with whom the next bracket cannot mak
 P1 pairings.  Going back, it lowers the requirements as C.10 does (a-g: B.6/B.5, X, Z,
 A.7.d and last B.2 for topscorers) as far as needed for floaters who pass; among the
 pairings that do, the requirements and the D order pick as before
-(docs/edition-2013.md, "Sixteenth pass", "Twentieth pass", "Twenty-second pass").  "Its P1
-pairings" as C.1 and C.2 set them there with the first candidate's floaters (its
-MDPs): half the next bracket's players, without the residents who have no opponent
-among them (C.1 moves them down); other floaters must let the next bracket make as
-many pairs.  One floater must also have an opponent there (C.1 sends an MDP without one
-back here), and so must each of several who were moved down into this bracket.  The floaters are read as a set, however many the bracket floats
-("Eighteenth pass": j105141 r10 floats two, with whom the next bracket makes two pairs
-of three); a bracket that floats everybody (P at 0, C.13's join) has no other set to go
-back for.
+(docs/edition-2013.md, "Sixteenth pass", "Twentieth pass", "Twenty-second pass").
+"Its P1 pairings" as C.1 and C.2 set them there with the first candidate's floaters
+(its MDPs): half the next bracket's players, without the residents who have no
+opponent among them (C.1 moves them down); other floaters must let the next bracket
+make as many pairs.  One floater must also have an opponent there (C.1 sends an MDP
+without one back here), and so must each of several who were moved down into this
+bracket ("Twenty-third pass").  The floaters are read as a set, however many the
+bracket floats ("Eighteenth pass": j105141 r10 floats two, with whom the next bracket
+makes two pairs of three); a bracket that floats everybody (P at 0, C.13's join) has
+no other set to go back for.
 
 Not in a bracket that C.13's backtracking re-pairs (C.12 is not asked there at all).
 """
