@@ -38,8 +38,9 @@ STATS: dict[str, float] = {
 }
 
 
-_BOOL = Domain(0, 1)
-_UNBOUNDED = (-(2**63), 2**63 - 1)  # bounds CpModel writes as they are (no offset)
+BOOLEAN = Domain(0, 1)
+INT_MIN, INT_MAX = -(2**63), 2**63 - 1  # an open side of a linear constraint, as the modelling layer writes it
+_UNBOUNDED = (INT_MIN, INT_MAX)  # bounds CpModel writes as they are (no offset)
 
 
 class InfeasibleError(RuntimeError):
@@ -108,7 +109,7 @@ class Model:
         self._constants: dict[int, int] = {}
 
     def new_bool_var(self, name: str) -> cp_model.IntVar:
-        return cmh.IntVar(self.proto).with_name(name).with_domain(_BOOL)
+        return cmh.IntVar(self.proto).with_name(name).with_domain(BOOLEAN)
 
     def new_int_var(self, lb: int, ub: int, name: str) -> cp_model.IntVar:
         return cmh.IntVar(self.proto).with_name(name).with_domain(Domain(lb, ub))

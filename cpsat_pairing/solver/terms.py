@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from ortools.sat.python import cp_model
-from ortools.util.python.sorted_interval_list import Domain
+
+from cpsat_pairing.solver.cpsat import BOOLEAN, INT_MAX, INT_MIN, Model
 
 if TYPE_CHECKING:
-    from cpsat_pairing.solver.cpsat import Model
     from cpsat_pairing.solver.lex import LexSolver
 
 
@@ -230,16 +230,12 @@ def set_objective(model: Model, indices: list[int], coefs: list[int]) -> None:
     objective.scaling_factor = 1.0
 
 
-_BOOLEAN = Domain(0, 1)
-INT_MIN, INT_MAX = -(2**63), 2**63 - 1  # an open side of a linear constraint, as the modelling layer writes it
-
-
 def new_booleans(model: Model, count: int) -> list[cp_model.IntVar]:
     """`count` unnamed Booleans, the next proto indices in order.  `new_bool_var` makes
     a new domain object for each (a third of its cost): a big bracket has hundreds of
     thousands of pair variables, and nothing reads their names."""
     proto = model.proto
-    return [cp_model.IntVar(proto).with_domain(_BOOLEAN) for _ in range(count)]
+    return [cp_model.IntVar(proto).with_domain(BOOLEAN) for _ in range(count)]
 
 
 # The linear constraints written below, by model and position, as the lists they were

@@ -29,7 +29,7 @@ from ortools.sat.python import cp_model
 
 from cpsat_pairing.dutch.bracket import BracketModel
 from cpsat_pairing.dutch.e2013.criteria import penultimate
-from cpsat_pairing.solver.matching import growth, max_matching
+from cpsat_pairing.solver.matching import grows, growth, max_matching
 from cpsat_pairing.solver.terms import Tier
 
 # The requirement as a tier of the trace, recorded only when it is not met (1).
@@ -107,24 +107,6 @@ def movers(bm: BracketModel) -> list[int]:
     return [p for p in bm.bracket if not any(q != p and bm.inside(p, q) and bm.compatible(p, q) for q in bm.bracket)]
 
 
-def _augments(adj: dict[int, list[int]], start: int, mate: dict[int, int]) -> bool:
-    """An augmenting path from `start` (bipartite: floaters to next-bracket players),
-    applied to `mate` when found."""
-    seen: set[int] = set()
-
-    def visit(p: int) -> bool:
-        for q in adj[p]:
-            if q in seen:
-                continue
-            seen.add(q)
-            if q not in mate or visit(mate[q]):
-                mate[q] = p
-                return True
-        return False
-
-    return visit(start)
-
-
 def without_opponent_after_movers(bm: BracketModel, nxt: NextBracket) -> list[int]:
     """The bracket's players moved down into it (a score above its own) who, floated on,
     would find no opponent in the next scoregroup once C.1's movers have theirs: the
@@ -133,14 +115,24 @@ def without_opponent_after_movers(bm: BracketModel, nxt: NextBracket) -> list[in
     bracket is not asked: the reference floats one on with no opponent there where the
     next bracket makes as many pairs either way (docs/edition-2013.md, "Twenty-third
     pass")."""
-    moved = movers(bm)
-    adj = {p: [q for q in nxt.nxt if nxt.ok(p, q)] for p in bm.bracket}
-    mate: dict[int, int] = {}
-    for p in moved:
-        _augments(adj, p, mate)
-    moved_set = frozenset(moved)
     own = min(bm.score[p] for p in bm.bracket)
-    return [p for p in bm.bracket if bm.score[p] > own and p not in moved_set and not _augments(adj, p, dict(mate))]
+    moved_down = [p for p in bm.bracket if bm.score[p] > own]
+    if not moved_down:
+        return []
+    moved = movers(bm)
+    # The movers and the next scoregroup as a bipartite graph: movers 0..m-1, then the
+    # scoregroup's players.
+    m = len(moved)
+    index = {q: m + j for j, q in enumerate(nxt.nxt)}
+    adj: list[list[int]] = [[index[q] for q in nxt.nxt if nxt.ok(p, q)] for p in moved]
+    adj += [[] for _ in nxt.nxt]
+    for i, row in enumerate(adj[:m]):
+        for j in row:
+            adj[j].append(i)
+    mate = max_matching(adj)
+    taken = frozenset(moved)
+    return [p for p in moved_down if p not in taken
+            and not grows(adj, mate, [index[q] for q in nxt.nxt if nxt.ok(p, q)])]
 
 
 def keep_floaters_with_opponents(bm: BracketModel) -> None:
