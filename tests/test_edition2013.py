@@ -193,6 +193,26 @@ def test_check_names_the_floater_that_denies_the_next_bracket_its_p1_pairings() 
     assert (res.difference.rules, res.difference.other) == (0, 1)
 
 
+def test_no_downfloat_requirements_where_c13_lowers_p1_after_the_homogeneous_restart() -> None:
+    """j108403 r11: bracket 4.5 {21 | 16, 23, 24, 26} pairs none of its MDPs (C.14.b.2)
+    and C.13 lowers P1 to 1.  B.5/B.6 for downfloaters are not set there: the first
+    transposition with S1 {16, 23} pairs 23-26 (16 and 24, downfloated in round 10,
+    float), not the exchange 16-23 that B.5 would prefer.  A file with 16-23 differs
+    by the generation order, the rules' pairing first."""
+    t = read_trf(CORPUS / "dutch-2013" / "generated" / "j108403.trf")
+    rules = pair(t, 11, "dutch-2013")
+    bracket = next(tr for tr in rules.brackets if tr.score == Fraction(9, 2))
+    assert [sorted(pq) for pq in bracket.pairs] == [[23, 26]]
+    assert not any(tier.criterion in ("B.5", "B.6") and tier.detail.startswith("downfloaters")
+                   for tier in bracket.tiers)
+    given = set_boards(t, 11, [(23, 16), (29, 26)])
+    res = check_round(given, 11, "dutch-2013")
+    assert res.verdict is Verdict.PAIRS_DIFFER and res.difference is not None
+    assert res.difference.kind is DifferenceKind.GENERATION and not res.difference.other_better
+    assert res.difference.tier is not None and "top P0" in res.difference.tier.detail
+    assert (res.difference.rules, res.difference.other) == (0, 1)
+
+
 def _player(pid: int, colours: str, unplayed: int = 0) -> PlayerState:
     cs = tuple(W if c == "w" else B for c in colours)
     return PlayerState(pid, Fraction(0), Fraction(0), 0, cs, frozenset(), (), True, unplayed, False, False)

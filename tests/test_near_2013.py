@@ -96,7 +96,7 @@ def test_x_counts_the_pairs_that_2026s_c12_counts(monkeypatch: pytest.MonkeyPatc
 
     models = []
     real = procedure._tiers
-    monkeypatch.setattr(procedure, "_tiers", lambda rc, bm, *a: models.append(bm) or real(rc, bm, *a))
+    monkeypatch.setattr(procedure, "_tiers", lambda rc, bm, *a, **k: models.append(bm) or real(rc, bm, *a, **k))
     pair(parse_trf(build(120, 4, 2)), None, "dutch-2013", FORCED)
     assert models
     for bm in models:

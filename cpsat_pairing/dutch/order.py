@@ -440,8 +440,12 @@ def _generation_order(bm: PairModel, s1_size: str) -> None:
         # S1 keeps its P0 players whenever some optimal candidate pairs S1 with S2 only:
         # the incumbent's pairs say so, else one feasibility question (which fixes the
         # pairs inside S1 or inside S2 at 0 when the answer is yes).
-        if all((p in s1_orig) != (q in s1_orig) for p, q in pairs) or solver.try_fix_domains(
-                _same_side(bm, frozenset(s1_orig), rset), []):
+        slots = all((p in s1_orig) != (q in s1_orig) for p, q in pairs) or solver.try_fix_domains(
+            _same_side(bm, frozenset(s1_orig), rset), [])
+        # Every candidate of that S1 comes before any that needs an exchange from it
+        # (a tier, so that `check` compares a given pairing of either kind in order).
+        solver.record(Tier("exchange", "needed from the top P0 residents in S1 (C.14.b2)", int(not slots), ORDER))
+        if slots:
             _fix_slots(bm, s1_orig, s2_orig, bsn)
             return
     s1_orig, s2_orig = remainder[:n1], remainder[n1:]

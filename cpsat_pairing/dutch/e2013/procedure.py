@@ -41,6 +41,7 @@ from cpsat_pairing.dutch.e2013.criteria import (
     C12,
     C12_NAME,
     C13_BYE_NAME,
+    DOWNFLOATS,
     Options,
     all_floaters_matched,
     backtracking_options,
@@ -82,7 +83,7 @@ def homogeneous_after_c1(rc: RoundContext, players: Sequence[int], mdps: Sequenc
 
 
 def _solve(rc: RoundContext, players: list[int], mdps: list[int], next_group: list[int], kind: str,
-           with_c12: bool = True) -> BracketModel:
+           with_c12: bool = True, unset: frozenset[str] = frozenset()) -> BracketModel:
     """One bracket's model ("lazy": the bracket and the next scoregroup pair by pair;
     "exact": every remaining player), solved on the edition's tiers then the
     generation order ("aggregate": the bracket pair by pair, the next scoregroup as
@@ -95,18 +96,21 @@ def _solve(rc: RoundContext, players: list[int], mdps: list[int], next_group: li
         found = on_near_models(
             rc.settings, len(players), [],
             lambda extra: _model(rc, players, mdps, next_group, "near", extra),
-            lambda bm: _tiers(rc, bm, players, mdps, next_group, kind),
+            lambda bm: _tiers(rc, bm, players, mdps, next_group, kind, unset=unset),
         )[1]
         if found is not None:
             return found
-    return _tiers(rc, _model(rc, players, mdps, next_group, kind), players, mdps, next_group, kind, with_c12)
+    return _tiers(rc, _model(rc, players, mdps, next_group, kind), players, mdps, next_group, kind, with_c12,
+                  unset=unset)
 
 
 def _tiers(rc: RoundContext, bm: BracketModel, players: list[int], mdps: list[int], next_group: list[int],
-           kind: str, with_c12: bool = True, with_bye: bool = True) -> BracketModel:
+           kind: str, with_c12: bool = True, with_bye: bool = True,
+           unset: frozenset[str] = frozenset()) -> BracketModel:
     """The edition's tiers then the generation order on the model `bm` (of that kind);
-    without C.12 when `with_c12` is False, without C.13's bye tier when `with_bye` is."""
-    names = rc.edition.quality
+    without C.12 when `with_c12` is False, without C.13's bye tier when `with_bye` is,
+    without the requirements `unset` (criteria names) that C.3 does not set."""
+    names = tuple(n for n in rc.edition.quality if n not in unset)
     if not with_c12:
         names = tuple(n for n in names if n != C12_NAME)
     if not with_bye:
@@ -119,7 +123,7 @@ def _tiers(rc: RoundContext, bm: BracketModel, players: list[int], mdps: list[in
         # of several (docs/edition-2013.md, "Twenty-first pass").  Not while C.13
         # backtracks from below (no C.12 then).
         plain = _tiers(rc, _model(rc, players, mdps, next_group, kind), players, mdps, next_group, kind,
-                       with_c12, with_bye=False)
+                       with_c12, with_bye=False, unset=unset)
         if _lowest_pairs_an_mdp(plain):
             _record_bye_tiers(plain)
             return plain
@@ -229,14 +233,14 @@ def _relaxed_from(names: Sequence[str], cut: int) -> int:
     return next((i for i in range(cut + 1, len(names)) if names[i] in _RELAXED_FOR_C12), len(names))
 
 
-def _repaired_without_c12(rc: RoundContext, players: list[int], mdps: list[int],
-                          next_group: list[int]) -> BracketModel | None:
+def _repaired_without_c12(rc: RoundContext, players: list[int], mdps: list[int], next_group: list[int],
+                          unset: frozenset[str] = frozenset()) -> BracketModel | None:
     """C.13's backtracking into this bracket: its exact model (every player below paired)
     on every tier but C.12 -- C.13 asks for a pairing that lets the rest be paired, not
     for MDPs the next bracket can pair (no C.12 while already backtracking)."""
     try:
         return _tiers(rc, _model(rc, players, mdps, next_group, "exact"), players, mdps, next_group, "exact",
-                      with_c12=False)
+                      with_c12=False, unset=unset)
     except (NoValidPairing, InfeasibleError):
         return None
 
@@ -444,6 +448,28 @@ def _repaired_by_the_rules(rc: RoundContext, bracket: Bracket) -> bool:
     return known is not None and bool(known.pairs) and not any(t.criterion == C12[0] for t in known.tiers)
 
 
+# C.3.e-f: the requirements set for downfloaters when the bracket produces some.
+_DOWNFLOAT_REQUIREMENTS = frozenset({"2013:B5down", "2013:B6down"})
+
+
+def _short_after_restart(residents: Sequence[int], mdps: Sequence[int], pairs: Sequence[Pair],
+                         floaters: Sequence[int]) -> bool:
+    """The bracket was restarted as homogeneous with none of its MDPs paired (C.14.b.2:
+    M1 = 0, P1 = P0 of its residents), and P1 was then lowered below P0."""
+    return bool(mdps) and all(p in floaters for p in mdps) and len(pairs) < len(residents) // 2
+
+
+def _downfloats_unset_by_the_rules(rc: RoundContext, bracket: Bracket, mdps: Sequence[int]) -> frozenset[str]:
+    """Scoring a given pairing against the rules' pairing of the round: the rules
+    paired this bracket without B.5/B.6 for downfloaters (`_short_after_restart` after
+    C.13's backtracking), so the given pairing is scored without them too."""
+    known = rc.rules_trace(bracket) if rc.forced is not None else None
+    if known is None or not _short_after_restart(bracket.residents, mdps, known.pairs, known.downfloaters):
+        return frozenset()
+    asked = any((t.criterion, t.detail) in DOWNFLOATS.values() for t in known.tiers)
+    return frozenset() if asked else _DOWNFLOAT_REQUIREMENTS
+
+
 def _joined_by_the_rules(rc: RoundContext) -> bool:
     """Scoring a given pairing against the rules' pairing of the round: the rules
     joined the brackets below this one (C.13), so the given pairing is scored on the
@@ -522,10 +548,11 @@ class Procedure2013:
         # answer is the lazy model's when the round can be completed after it;
         # otherwise the lazy model decides.
         with_c12 = not _repaired_by_the_rules(rc, bracket)
+        unset = _downfloats_unset_by_the_rules(rc, bracket, model_mdps)
         for kind in ("aggregate", "lazy") if rc.forced is None else ("lazy",):
             unconstrained = None
             try:
-                bm = _solve(rc, players, model_mdps, bracket.next_group, kind, with_c12)
+                bm = _solve(rc, players, model_mdps, bracket.next_group, kind, with_c12, unset)
                 pairs, floaters = bm.bracket_result()
                 unconstrained = (sorted(pairs), list(floaters))
                 full = bm.complete()
@@ -553,6 +580,7 @@ class Procedure2013:
             bm = _solve(rc, players, model_mdps, bracket.next_group, "exact")
             pairs, floaters = bm.bracket_result()
             changed = unconstrained is not None and (sorted(pairs), floaters) != unconstrained
+            repaired = False
             if changed and not last and rc.forced is None and backtracking_options(bm) is not None:
                 # The bracket's own best pairing cannot be kept: C.13 re-pairs it, and
                 # C.12 does not backtrack while C.13 already is (no C.12 tier).
@@ -560,7 +588,19 @@ class Procedure2013:
                 if alt is not None:
                     a_pairs, a_floaters = alt.bracket_result()
                     if (sorted(a_pairs), sorted(a_floaters)) != (sorted(pairs), sorted(floaters)):
-                        bm, pairs, floaters = alt, a_pairs, a_floaters
+                        bm, pairs, floaters, repaired = alt, a_pairs, a_floaters, True
+            if rc.forced is None and _short_after_restart(bracket.residents, model_mdps, pairs, floaters):
+                # C.14.b.2 restarted the bracket as homogeneous, P1 = P0 of its residents,
+                # who then produce no downfloater; C.13's backtracking lowered P1 from
+                # there, and B.5/B.6 for downfloaters, which C.3.e-f sets only for a
+                # bracket that produces downfloaters, are not set again
+                # (docs/edition-2013.md, "Twenty-fourth pass").
+                unset_here = _DOWNFLOAT_REQUIREMENTS
+                redone = (_repaired_without_c12(rc, players, model_mdps, bracket.next_group, unset_here) if repaired
+                          else _solve(rc, players, model_mdps, bracket.next_group, "exact", unset=unset_here))
+                if redone is not None:
+                    bm = redone
+                    pairs, floaters = bm.bracket_result()
             full = bm.complete()
             assert full is not None
             backtracked = unconstrained is not None and (sorted(pairs), floaters) != unconstrained
