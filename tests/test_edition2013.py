@@ -11,6 +11,7 @@ from helpers import CORPUS
 
 from cpsat_pairing import ColourRule, SolverSettings, load_edition, pair, read_trf
 from cpsat_pairing.apps.check import Verdict, check_round, file_round
+from cpsat_pairing.apps.explain import explain
 from cpsat_pairing.apps.compare import DifferenceKind
 from cpsat_pairing.domain.state import PlayerState, PrefKind, build_state, round_exists
 from cpsat_pairing.domain.tournament import Colour
@@ -197,14 +198,16 @@ def test_no_downfloat_requirements_where_c13_lowers_p1_after_the_homogeneous_res
     """j108403 r11: bracket 4.5 {21 | 16, 23, 24, 26} pairs none of its MDPs (C.14.b.2)
     and C.13 lowers P1 to 1.  B.5/B.6 for downfloaters are not set there: the first
     transposition with S1 {16, 23} pairs 23-26 (16 and 24, downfloated in round 10,
-    float), not the exchange 16-23 that B.5 would prefer.  A file with 16-23 differs
-    by the generation order, the rules' pairing first."""
+    float), not the exchange 16-23 that B.5 would prefer; `explain` shows that S1.  A
+    file with 16-23 differs by the generation order, the rules' pairing first."""
     t = read_trf(CORPUS / "dutch-2013" / "generated" / "j108403.trf")
     rules = pair(t, 11, "dutch-2013")
     bracket = next(tr for tr in rules.brackets if tr.score == Fraction(9, 2))
     assert [sorted(pq) for pq in bracket.pairs] == [[23, 26]]
     assert not any(tier.criterion in ("B.5", "B.6") and tier.detail.startswith("downfloaters")
                    for tier in bracket.tiers)
+    shown = next(b for b in explain(t, rules, "dutch-2013").brackets if b.score == bracket.score)
+    assert (shown.s1, shown.s2) == ([16, 23], [24, 26])
     given = set_boards(t, 11, [(23, 16), (29, 26)])
     res = check_round(given, 11, "dutch-2013")
     assert res.verdict is Verdict.PAIRS_DIFFER and res.difference is not None

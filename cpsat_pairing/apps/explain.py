@@ -15,6 +15,9 @@ used).  The rules' vocabulary is derived from the trace as follows:
 * Homogeneous bracket or remainder: S1 = the higher-ranked player of each pair made,
   S2 = the other players (ranking order, Art. 1.2: pairing score descending, then TPN).
   After exchanges this is the S1 the generation order ended on, not the initial one.
+* 2013, no MDP paired (M1 = 0) and fewer than P0 pairs: where the generation order
+  kept the top P0 residents in S1 (C.14.b2; a tier per S1 player names the S2 player
+  against him), S1 = those residents and S2 = the others, paired or not.
 
 `why_not(A, B)` forces A-B by forbidding A and B every other opponent in a copy of the
 tournament, re-solves, scores that pairing on the original tiers and reports the first
@@ -37,6 +40,7 @@ from cpsat_pairing.domain.state import RoundState, build_state
 from cpsat_pairing.domain.tournament import ForbiddenPairs, Tournament
 from cpsat_pairing.dutch.e2013.criteria import x1_z1
 from cpsat_pairing.dutch.edition import Edition, as_edition
+from cpsat_pairing.dutch.order import SLOT_DETAIL
 from cpsat_pairing.dutch.result import BracketTrace, Pair, Pairing
 from cpsat_pairing.dutch.rounds import evaluate, illegalities, pair
 from cpsat_pairing.errors import NoValidPairing
@@ -45,6 +49,12 @@ from cpsat_pairing.solver.terms import Tier
 
 def _ranked(st: RoundState, ids: list[int]) -> list[int]:
     return sorted(ids, key=st.rank_key)
+
+
+def _slots(br: BracketTrace) -> int:
+    """How many top residents the generation order kept in S1 with fewer pairs than
+    that (the 2013 C.14.b2 case: one tier per S1 player), or 0."""
+    return sum(1 for t in br.tiers if t.criterion == "transposition" and t.detail.startswith(SLOT_DETAIL))
 
 
 def _split(st: RoundState, players: list[int], pairs: list[Pair]) -> tuple[list[int], list[int]]:
@@ -104,6 +114,9 @@ def explain_bracket(st: RoundState, br: BracketTrace, legacy: bool = False) -> B
         rest_pairs = [pq for pq in br.pairs if not set(pq) & mdps]
         rest = [p for p in br.residents if p not in taken]
         remainder = _split(st, rest, rest_pairs)
+    elif slots := _slots(br):
+        ranked = _ranked(st, br.residents)
+        s1, s2 = ranked[:slots], ranked[slots:]
     else:
         s1, s2 = _split(st, br.residents, list(br.pairs))
     return BracketExplanation(

@@ -24,6 +24,8 @@ from cpsat_pairing.solver.search import Literal, first_in_order
 from cpsat_pairing.solver.terms import Tier, TierKind
 
 ORDER = TierKind.ORDER
+# The detail of a tier of `_fix_slots` (one per S1 player, S1 the top P0 residents).
+SLOT_DETAIL = "S2 player against BSN"
 
 
 def _fix_partners(
@@ -385,7 +387,7 @@ def _fix_slots(bm: PairModel, s1: list[int], s2: list[int], bsn: dict[int, int])
         if slot is not None:
             true.append(a[p, slot])
     bm.solver.add_variables(a.values(), true)
-    terms = [bm.term("transposition", f"S2 player against BSN {bsn[p]}", ((bsn[q], a[p, q]) for q in s2),
+    terms = [bm.term("transposition", f"{SLOT_DETAIL} {bsn[p]}", ((bsn[q], a[p, q]) for q in s2),
                      kind=ORDER, one_hot=True)
              for p in s1]
     bm.solver.minimize(terms)
