@@ -595,9 +595,12 @@ class Procedure2013:
                 # there, and B.5/B.6 for downfloaters, which C.3.e-f sets only for a
                 # bracket that produces downfloaters, are not set again
                 # (docs/edition-2013.md, "Twenty-fourth pass").
-                unset_here = _DOWNFLOAT_REQUIREMENTS
-                redone = (_repaired_without_c12(rc, players, model_mdps, bracket.next_group, unset_here) if repaired
-                          else _solve(rc, players, model_mdps, bracket.next_group, "exact", unset=unset_here))
+                if repaired:
+                    redone = _repaired_without_c12(rc, players, model_mdps, bracket.next_group,
+                                                   _DOWNFLOAT_REQUIREMENTS)
+                else:
+                    redone = _solve(rc, players, model_mdps, bracket.next_group, "exact",
+                                    unset=_DOWNFLOAT_REQUIREMENTS)
                 if redone is not None:
                     bm = redone
                     pairs, floaters = bm.bracket_result()
