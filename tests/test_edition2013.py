@@ -216,6 +216,46 @@ def test_no_downfloat_requirements_where_c13_lowers_p1_after_the_homogeneous_res
     assert (res.difference.rules, res.difference.other) == (0, 1)
 
 
+_BOTTOM_2013 = {61, 69, 75, 76, 77, 78, 81, 82}
+
+
+def _bottom(t, rnd: int) -> set[tuple[int, int]]:
+    return {pq for pq in pair(t, rnd, "dutch-2013").as_pairs() if set(pq) & _BOTTOM_2013}
+
+
+def test_the_lowest_brackets_colours_weigh_below_a_bracket_that_lowered_p1() -> None:
+    """j102097 r10: bracket 3.0 pairs 73-74 and floats 78 and 81 (its P1 lowered), into
+    the penultimate bracket 2.5 {78, 81 | 61, 75, 76, 77, 82} over the lowest {69}.  69
+    (absolute White) has met 61, 76 and 82, so 75 or 77 floats.  X and Z count the
+    lowest bracket's pairs too: the jar pays X in 2.5 (78-61, 78's preference variable)
+    to pair 69-75, not 77-69 (two strong White preferences).  With 69's preference made
+    variable (round 8's colours swapped), the jar floats 77 (a probe of it), as here.
+    The pairing that keeps X at 0 in 2.5, written as the file, is worse on Z."""
+    t = read_trf(CORPUS / "dutch-2013" / "generated" / "j102097.trf")
+    assert _bottom(t, 10) == {(61, 78), (69, 75), (76, 81), (77, 82)}
+    t8 = set_boards(t, 8, [(69, 56)], "0")
+    assert _bottom(t8, 10) == {(61, 75), (76, 81), (77, 69), (78, 82)}
+    given = set_boards(t, 10, [(78, 82), (76, 81), (61, 75), (69, 77)])
+    res = check_round(given, 10, "dutch-2013")
+    assert res.verdict is Verdict.PAIRS_DIFFER and res.difference is not None
+    assert res.difference.kind is DifferenceKind.QUALITY and not res.difference.other_better
+    assert res.difference.tier is not None and res.difference.tier.criterion == "Z"
+    assert (res.difference.rules, res.difference.other) == (0, 1)
+
+
+def test_the_bye_when_every_player_had_points_without_playing() -> None:
+    """j109128 r11 (23 players): every player has had a bye or a forfeit win, so none
+    may have the bye by B.1.b and no pairing meets it.  The reference gives it as if
+    none had: to 23, the lowest-ranked of the lowest bracket.  The state says so only
+    then: in round 10, 23 (a bye in round 1) may not have it."""
+    t = read_trf(CORPUS / "dutch-2013" / "generated" / "j109128.trf")
+    edition = load_edition("dutch-2013")
+    assert pair(t, 11, edition).bye == 23
+    assert all(ps.pab_eligible for ps in build_state(t, 11, edition.state_rules).players.values())
+    before = build_state(t, 10, edition.state_rules)
+    assert not before.players[23].pab_eligible and any(before.players[p].pab_eligible for p in before.present)
+
+
 def _player(pid: int, colours: str, unplayed: int = 0) -> PlayerState:
     cs = tuple(W if c == "w" else B for c in colours)
     return PlayerState(pid, Fraction(0), Fraction(0), 0, cs, frozenset(), (), True, unplayed, False, False)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from fractions import Fraction
 
@@ -266,4 +266,9 @@ def _build_state(t: Tournament, rnd: int, rules: StateRules) -> RoundState:
         )
     absent = absent_players(t, rnd)
     present = sorted((pid for pid in ids if pid not in absent), key=lambda i: (-players[i].pairing_score, i))
+    if rules.bye_rule == "any_points" and len(present) % 2 and not any(players[i].pab_eligible for i in present):
+        # 2013 B.1.b with every player having had points without playing: no pairing
+        # meets it, and the reference (JaVaFo 1.4) gives the bye as if none had
+        # (docs/edition-2013.md, "Twenty-fifth pass").
+        players.update({i: replace(players[i], pab_eligible=True) for i in present})
     return RoundState(t, rnd, players, tuple(present), absent)

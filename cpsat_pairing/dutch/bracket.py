@@ -55,6 +55,9 @@ class BracketModel(PairIndices):
     # The bracket alone: only pairs inside the bracket, every other player a downfloater.
     # Used for the tiers that depend on nothing else (see `local_vars`).
     local: bool = False
+    # 2013 (e2013/procedure.py, `_colours_with_lowest`): X and Z count the pairs of the
+    # lowest bracket too, which this model (lazy or exact, never local) holds.
+    colours_below: bool = False
     model: Model = field(default_factory=Model)
     x: dict[Pair, cp_model.IntVar] = field(default_factory=dict)
     u: dict[int, cp_model.IntVar] = field(default_factory=dict)

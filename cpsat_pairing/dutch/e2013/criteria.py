@@ -17,7 +17,9 @@ on these tiers, in this order (most important first):
     B.5     upfloaters who upfloated in the previous round              (dropped in C.10.b)
     B.6     upfloaters who upfloated two rounds before                  (dropped in C.10.a)
 
-and then the generation order (D.1-D.3, order.py).  X starts at X1 and Z at Z1 (A.8):
+and then the generation order (D.1-D.3, order.py).  In one shape of the penultimate
+bracket (procedure.py, `_colours_with_lowest`) X and Z count the lowest bracket's pairs
+too.  X starts at X1 and Z at Z1 (A.8):
 those are lower bounds of the tiers, so minimising the count reaches the same pairing
 as raising X from X1 one step at a time.
 
@@ -38,7 +40,7 @@ from ortools.sat.python import cp_model
 from cpsat_pairing.domain.compat import Compatibility
 from cpsat_pairing.domain.state import Float, PlayerState, PrefKind
 from cpsat_pairing.domain.tournament import Colour
-from cpsat_pairing.dutch.bracket import BracketModel
+from cpsat_pairing.dutch.bracket import BracketModel, Pair
 from cpsat_pairing.dutch.registry import criterion
 from cpsat_pairing.formats.layout import points_text as points
 from cpsat_pairing.solver.matching import max_matching
@@ -262,14 +264,29 @@ def strong_as_absolute(bm: BracketModel) -> list[Term]:
     return [bm.term("A.7.d", "strong preferences treated as absolute (C.10.f)", weighted)]
 
 
+def _colour_pairs(bm: BracketModel) -> list[tuple[Pair, cp_model.IntVar]]:
+    """The pairs X and Z count: the bracket's, and where C.13 weighs them
+    (`BracketModel.colours_below`), the lowest bracket's too: every other pair of the
+    model, which then holds every remaining player."""
+    inner = bm.bracket_pairs()
+    if not bm.colours_below:
+        return inner
+    made = {k for k, _ in inner}
+    return inner + [(k, v) for k, v in bm.x.items() if k not in made]
+
+
+def _where(bm: BracketModel) -> str:
+    return ", here and in the lowest bracket (C.10.e, C.13)" if bm.colours_below else " (C.10.e)"
+
+
 @criterion("2013:X")
 def colour_x(bm: BracketModel) -> list[Term]:
     """X: pairs that cannot fulfil both colour preferences."""
     weighted = []
-    for (p, q), v in bm.bracket_pairs():
+    for (p, q), v in _colour_pairs(bm):
         if _same_pref(bm.state.players[p], bm.state.players[q]):
             weighted.append((1, v))
-    term = bm.term("X", "pairs not fulfilling all colour preferences (C.10.e)", weighted)
+    term = bm.term("X", "pairs not fulfilling all colour preferences" + _where(bm), weighted)
     term.same_colour = True  # the pairs of 2026's [C12]: a near model's certificate reasons with them
     return [term]
 
@@ -280,11 +297,11 @@ def colour_z(bm: BracketModel) -> list[Term]:
     if bm.state.round % 2 == 1:
         return []
     weighted = []
-    for (p, q), v in bm.bracket_pairs():
+    for (p, q), v in _colour_pairs(bm):
         a, b = bm.state.players[p], bm.state.players[q]
         if _same_pref(a, b) and _firm(a) and _firm(b):
             weighted.append((1, v))
-    return [bm.term("Z", "pairs not fulfilling all strong colour preferences (C.10.e)", weighted)]
+    return [bm.term("Z", "pairs not fulfilling all strong colour preferences" + _where(bm), weighted)]
 
 
 def variable(ps: PlayerState, rnd: int) -> bool:

@@ -92,7 +92,8 @@ def _solve(rc: RoundContext, players: list[int], mdps: list[int], next_group: li
     first the model of its near pairs (dutch/near.py), its answers certified; the model
     of every pair decides when they are not."""
     whole = kind == "aggregate" or (kind == "exact" and len(players) == len(rc.remaining))
-    if rc.forced is None and whole and near_pays(rc.settings, len(players) - len(mdps)):
+    if (rc.forced is None and whole and near_pays(rc.settings, len(players) - len(mdps))
+            and not _colours_with_lowest(rc, players, mdps, next_group)):
         found = on_near_models(
             rc.settings, len(players), [],
             lambda extra: _model(rc, players, mdps, next_group, "near", extra),
@@ -304,13 +305,14 @@ def _model(rc: RoundContext, players: list[int], mdps: list[int], next_group: li
         _start_inside(alone, [(p, q) for p, q in rc.witness if p in alone.in_bracket and q in alone.in_bracket])
         return alone
     cls = AggregateBracketModel if kind in ("near", "aggregate") else BracketModel
+    below = cls is BracketModel and _colours_with_lowest(rc, players, mdps, next_group)
     # Scoring a given pairing in the lowest bracket (every player left, nobody below:
     # no C.12, no C.13), whose players `force` fixes all: each makes his given pair only.
     lowest = rc.forced is not None and cls is BracketModel and not next_group and len(players) == len(rc.remaining)
     bm = cls(
         rc.state, rc.remaining, players, frozenset(mdps), next_group, rc.compatible, rc.pab_allowed,
         settings=rc.settings, lazy=kind != "exact", near=[*rc.witness, *extra] if kind == "near" else None,
-        given=partners(rc.forced) if lowest and rc.forced is not None else None,
+        given=partners(rc.forced) if lowest and rc.forced is not None else None, colours_below=below,
     )
     first_solution(bm, rc)
     if rc.forced is None:
@@ -410,6 +412,8 @@ def _alone(rc: RoundContext, bm: BracketModel, c12: Tier | None, fixed: Sequence
     fails."""
     if bm.x_in_bracket or len(bm.x) < 2 * len(bm.local_vars()):
         return False  # no smaller: the aggregate model's pairs are the bracket's
+    if bm.colours_below:
+        return False  # X and Z count pairs below the bracket, which that model lacks
     inner = BracketModel(
         bm.state, bm.remaining, bm.bracket, bm.mdps, bm.next_group, bm.compatible, bm.pab_allowed,
         settings=bm.settings, local=True,
@@ -481,9 +485,32 @@ def _joined_by_the_rules(rc: RoundContext) -> bool:
     return len({rc.score[p] for p in rc.against.brackets[i].residents}) > 1
 
 
+def _colours_with_lowest(rc: RoundContext, players: Sequence[int], mdps: Sequence[int],
+                         next_group: Sequence[int]) -> bool:
+    """X and Z of this bracket count the lowest bracket's pairs too: in an even round,
+    in the penultimate bracket, heterogeneous (not treated as homogeneous by A.3), whose
+    MDPs are two or more residents of the bracket just above that it left unpaired after
+    pairing others there (C.14.a lowered its P1).  The jar then pays a colour preference
+    here to spare the lowest bracket a pair of two players with the same strong
+    preference (Z); in no wider shape does it (docs/edition-2013.md, "Twenty-fifth
+    pass")."""
+    if rc.state.round % 2 or len(mdps) < 2 or treated_as_homogeneous(len(mdps), len(players)):
+        return False
+    if not next_group or not rc.brackets or not _holds_the_rest(rc, players, next_group):
+        return False
+    above = rc.brackets[-1]
+    residents = frozenset(above.residents)
+    paired_there = any(p in residents and q in residents for p, q in above.pairs)
+    return paired_there and frozenset(mdps) == {p for p in above.downfloaters if p in residents}
+
+
 def _penultimate(rc: RoundContext, bracket: Bracket) -> bool:
     """Every player still to pair is in this bracket or the next scoregroup."""
-    upper = frozenset(bracket.players) | frozenset(bracket.next_group)
+    return _holds_the_rest(rc, bracket.players, bracket.next_group)
+
+
+def _holds_the_rest(rc: RoundContext, players: Sequence[int], next_group: Sequence[int]) -> bool:
+    upper = frozenset(players) | frozenset(next_group)
     return all(p in upper for p in rc.remaining)
 
 
@@ -549,7 +576,10 @@ class Procedure2013:
         # otherwise the lazy model decides.
         with_c12 = not _repaired_by_the_rules(rc, bracket)
         unset = _downfloats_unset_by_the_rules(rc, bracket, model_mdps)
-        for kind in ("aggregate", "lazy") if rc.forced is None else ("lazy",):
+        # The aggregate model holds the next scoregroup as counts, not the pairs that X
+        # and Z count there where C.13 weighs the lowest bracket's colours.
+        aggregate = rc.forced is None and not _colours_with_lowest(rc, players, model_mdps, bracket.next_group)
+        for kind in ("aggregate", "lazy") if aggregate else ("lazy",):
             unconstrained = None
             try:
                 bm = _solve(rc, players, model_mdps, bracket.next_group, kind, with_c12, unset)
