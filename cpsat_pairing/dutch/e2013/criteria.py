@@ -276,6 +276,7 @@ def _colour_pairs(bm: BracketModel) -> list[tuple[Pair, cp_model.IntVar]]:
 
 
 def _where(bm: BracketModel) -> str:
+    """The tier's article, and where it counts: `check` and `explain` name both."""
     return ", here and in the lowest bracket (C.10.e, C.13)" if bm.colours_below else " (C.10.e)"
 
 

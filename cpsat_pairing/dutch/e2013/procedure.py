@@ -510,6 +510,7 @@ def _penultimate(rc: RoundContext, bracket: Bracket) -> bool:
 
 
 def _holds_the_rest(rc: RoundContext, players: Sequence[int], next_group: Sequence[int]) -> bool:
+    """These players and the next scoregroup are every player still to pair."""
     upper = frozenset(players) | frozenset(next_group)
     return all(p in upper for p in rc.remaining)
 
