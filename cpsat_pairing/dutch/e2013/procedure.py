@@ -491,9 +491,8 @@ def _colours_with_lowest(rc: RoundContext, players: Sequence[int], mdps: Sequenc
     in the penultimate bracket, heterogeneous (not treated as homogeneous by A.3), whose
     MDPs are two or more residents of the bracket just above that it left unpaired after
     pairing others there (C.14.a lowered its P1).  The jar then pays a colour preference
-    here to spare the lowest bracket a pair of two players with the same strong
-    preference (Z); in no wider shape does it (docs/edition-2013.md, "Twenty-fifth
-    pass")."""
+    here to spare the lowest bracket a Z pair; in no wider shape does it
+    (docs/edition-2013.md, "Twenty-fifth pass")."""
     if rc.state.round % 2 or len(mdps) < 2 or treated_as_homogeneous(len(mdps), len(players)):
         return False
     if not next_group or not rc.brackets or not _holds_the_rest(rc, players, next_group):
@@ -577,8 +576,7 @@ class Procedure2013:
         # otherwise the lazy model decides.
         with_c12 = not _repaired_by_the_rules(rc, bracket)
         unset = _downfloats_unset_by_the_rules(rc, bracket, model_mdps)
-        # The aggregate model holds the next scoregroup as counts, not the pairs that X
-        # and Z count there where C.13 weighs the lowest bracket's colours.
+        # Not where X and Z count the lowest bracket's pairs: the aggregate model has counts.
         aggregate = rc.forced is None and not _colours_with_lowest(rc, players, model_mdps, bracket.next_group)
         for kind in ("aggregate", "lazy") if aggregate else ("lazy",):
             unconstrained = None
