@@ -266,13 +266,9 @@ def strong_as_absolute(bm: BracketModel) -> list[Term]:
 
 def _colour_pairs(bm: BracketModel) -> list[tuple[Pair, cp_model.IntVar]]:
     """The pairs X and Z count: the bracket's, and where C.13 weighs them
-    (`BracketModel.colours_below`), the lowest bracket's too: every other pair of the
-    model, which then holds every remaining player."""
-    inner = bm.bracket_pairs()
-    if not bm.colours_below:
-        return inner
-    made = {k for k, _ in inner}
-    return inner + [(k, v) for k, v in bm.x.items() if k not in made]
+    (`BracketModel.colours_below`), the lowest bracket's too: then every pair of the
+    model, which holds every remaining player."""
+    return list(bm.x.items()) if bm.colours_below else bm.bracket_pairs()
 
 
 def _where(bm: BracketModel) -> str:
