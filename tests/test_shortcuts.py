@@ -3,7 +3,9 @@ round pairs the same, with the same tiers, with it and without it; and it does d
 
 - the transposition's greedy choice (dutch/order.py, `_greedy_first`): where it is a
   solution it is the fixed search's first, on the bracket alone too (where a solution
-  must also pass the check of its downfloaters);
+  must also pass the check of its downfloaters); and where it is not, the first
+  candidate of the depth-first walk that the fixed tiers' sums allow
+  (solver/depth_first.py);
 - the 2026 tiers' bounds (e2026/criteria.py): [C6] by parity and a maximum matching
   of the bracket, [C7] by what [C6] and the levels above leave, [C8] by the next
   scoregroup's size, [C12] by the colour preferences' counts; an incumbent at its
@@ -65,6 +67,20 @@ def test_the_greedy_choice_changes_no_pairing_and_no_tier(paths: list[Path], edi
     greedy = _rounds(paths, edition)
     assert STATS["greedy"] > before  # it answered some
     assert greedy == searched
+
+
+@pytest.mark.parametrize(
+    ("paths", "edition"),
+    [(CORPUS_2026[:3], "dutch-2026"), (CORPUS_2017[:2], "dutch-2017"), (CORPUS_2013[:2], "dutch-2013")],
+    ids=["2026", "2017", "2013"],
+)
+def test_the_walks_candidate_changes_no_pairing_and_no_tier(paths: list[Path], edition: str) -> None:
+    before = STATS["walked"]
+    greedy_only = _rounds(paths, edition, SolverSettings(walk_transposition=False))
+    assert STATS["walked"] == before
+    walked = _rounds(paths, edition)
+    assert STATS["walked"] > before  # it answered some
+    assert walked == greedy_only
 
 
 @pytest.mark.parametrize(("paths", "edition"), [(CORPUS_2017[:2], "dutch-2017"), (CORPUS_2013[:2], "dutch-2013")],

@@ -99,7 +99,8 @@ class AggregateBracketModel(BracketModel):
             terms = [i for q, i in adj[p] if q not in mdps] if p in mdps else [i for _, i in adj[p]]
             if p in far:
                 terms.append(far[p].index)  # a far pair is made inside the bracket
-            terms.append(d.index)
+            self.df_rows[p] = terms
+            terms = [*terms, d.index]
             add_linear(m, terms, [1] * len(terms), 1)
         if len(self.players) >= self.settings.parity_cuts_from:
             # A small model's solves take a fraction of a millisecond with or without

@@ -63,6 +63,8 @@ class BracketModel(PairIndices):
     u: dict[int, cp_model.IntVar] = field(default_factory=dict)
     exit: dict[int, cp_model.IntVar] = field(default_factory=dict)
     df: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    # The other variables of each df[p]'s constraint: p floats exactly when none is true.
+    df_rows: dict[int, list[int]] = field(default_factory=dict)
     adj: dict[int, list[tuple[int, cp_model.IntVar]]] = field(default_factory=dict)
     # The complete round-pairing the model started from (`start_from`): partner by player.
     witness: dict[int, int] = field(default_factory=dict)
@@ -103,7 +105,9 @@ class BracketModel(PairIndices):
             for p in self.bracket:
                 d = m.new_bool_var(f"df_{p}")
                 self.df[p] = d
-                terms = [i for _, i in self.adj_index[p]] + [d.index]
+                terms = [i for _, i in self.adj_index[p]]
+                self.df_rows[p] = terms
+                terms = [*terms, d.index]
                 add_linear(m, terms, [1] * len(terms), 1)
             self.solver = LexSolver(m, list(self.x.values()) + list(self.df.values()), self.settings)
             self._restrict()
@@ -131,7 +135,9 @@ class BracketModel(PairIndices):
         for p in self.bracket:
             d = m.new_bool_var(f"df_{p}")
             self.df[p] = d
-            terms = [i for q, i in adj[p] if self.inside(p, q)] + [d.index]
+            terms = [i for q, i in adj[p] if self.inside(p, q)]
+            self.df_rows[p] = terms
+            terms = [*terms, d.index]
             add_linear(m, terms, [1] * len(terms), 1)
         self.add_parity_cuts()
         all_vars = list(self.x.values()) + list(self.u.values()) + list(self.exit.values()) + list(self.df.values())

@@ -75,6 +75,8 @@ class PairModel(BracketView, Protocol):
     score: dict[int, Fraction]  # pairing scores of the players modelled
     adj: dict[int, list[tuple[int, cp_model.IntVar]]]
     compatible: Compatibility
+    # A bracket player floats (df[p]) exactly when none of these variables is true.
+    df_rows: dict[int, list[int]]
 
     @property
     def far(self) -> FarPairs | None:

@@ -18,6 +18,7 @@ from ortools.sat.python import cp_model
 
 from cpsat_pairing.dutch.model import PairModel
 from cpsat_pairing.solver.counts import add_class_counts
+from cpsat_pairing.solver.depth_first import first_candidate, fixed_for_good
 from cpsat_pairing.solver.cpsat import InfeasibleError, Uncertified
 from cpsat_pairing.solver.repair import incumbent_pairs, pairs_away, split_witness
 from cpsat_pairing.solver.search import Literal, first_in_order
@@ -101,18 +102,23 @@ def _fix_partners(
     for p in s1:
         for q, v in bm.adj[p]:
             if q in among and q not in s1set and bm.solver.var_value(v):
-                bm.model.add(v == 1)
+                # By its domain: a later walk (solver/depth_first.py) reads the pairs
+                # made from the domains.
+                bm.solver.fix_domains([(v.index, 1)])
                 bm.solver.record(Tier(label, f"partner of BSN {bsn[p]}", bsn[q], ORDER, subject=bsn[p]))
 
 
 def _greedy_first(bm: PairModel, s1: list[int], among: frozenset[int], bsn: dict[int, int]) -> bool:
     """The first transposition without a search, where the greedy one is a solution:
     S1[1] with the lowest-BSN S2 player he may meet, S1[2] with the lowest left, ...
+    Where it is not, the first candidate of a depth-first walk in the search's order
+    that no fixed tier's sum rules out (solver/depth_first.py), if the model takes it.
 
     The search's decisions ("S1[i] meets q", in order, true first) are the
     lexicographic maximum over the solutions of the fixed tiers.  The greedy choice is
     that maximum over a wider set (every choice in which each player meets at most one
-    other), so when it is a solution it is the search's first.  It is tried where it
+    other), so when it is a solution it is the search's first; so is the walk's, which
+    passes over only choices that no solution makes.  A choice is tried where it
     moves no player in or out of the bracket's pairs (the incumbent's pairs below and
     its floaters then still fit), or where those it moves out can meet each other
     (`_swapped`), and the model (not a near model's relaxation) checks it whole: the
@@ -121,38 +127,106 @@ def _greedy_first(bm: PairModel, s1: list[int], among: frozenset[int], bsn: dict
 
     A condition the model cannot state (`LexSolver.accept`: the bracket alone's check
     of its downfloaters against the round, dutch/alone.py) is asked of the proposal
-    too, as of every solution; the greedy choice is then tried only where it moves
-    nobody.  It keeps the incumbent's downfloaters, which have mostly passed that
-    check already; a new set would more often be cut off, and each cut counts
-    towards the bracket alone's limit, past which the full model decides."""
+    too, as of every solution; a choice is then tried only where it moves nobody.
+    It keeps the incumbent's downfloaters, which have mostly passed that check
+    already; a new set would more often be cut off, and each cut counts towards the
+    bracket alone's limit, past which the full model decides."""
     solver = bm.solver
-    if not solver.settings.greedy_transposition or bm.far is not None or solver.partial:
+    settings = solver.settings
+    if not settings.greedy_transposition or bm.far is not None or solver.partial:
         return False
+    s1set = frozenset(s1)
+    rows = [[(q, v.index) for q, v in sorted(((q, v) for q, v in bm.adj[p] if q in among and q not in s1set),
+                                             key=lambda qv: bsn[qv[0]])] for p in s1]
+    taken: set[int] = set()
+    greedy: list[int | None] = []
+    for row in rows:
+        mate = next(((q, i) for q, i in row if q not in taken), None)
+        greedy.append(None if mate is None else mate[1])
+        if mate is not None:
+            taken.add(mate[0])
+    if _chosen_first(bm, s1, among, rows, greedy, "greedy"):
+        return True
+    if not settings.walk_transposition:
+        return False
+    known, derived, paired, closed, wanted = _floats(bm, s1, rows)
+    walked = first_candidate(solver, rows, settings.walk_budget * (len(rows) + 1), known, derived, paired, closed,
+                             wanted)
+    return walked is not None and walked != greedy and _chosen_first(bm, s1, among, rows, walked, "walked")
+
+
+def _floats(bm: PairModel, s1: list[int], rows: list[list[tuple[int, int]]]
+            ) -> tuple[dict[int, int], dict[int, list[int]], set[int], set[int], set[int]]:
+    """What every solution of `bm` says of the transposition's decisions (`rows`, S1
+    in order), for the walk (solver/depth_first.py):
+
+    - the values every solution has: the fixed domains, and for a player paired for
+      good (a variable of his df row fixed at 1) the rest of that row and his df at 0;
+    - df[p] as 1 less the decisions of p, where every other variable of his df row is 0;
+    - the S1 players (by row) who must then meet an S2 player (df[p] fixed at 0), and
+      the S2 players whom some S1 player must then meet;
+    - the decisions that are 0 (fixed, or of a player paired for good or whose df is
+      fixed at 1)."""
+    fixed = fixed_for_good(bm.solver)
+    for w, row in bm.df_rows.items():
+        if any(fixed.get(i) == 1 for i in row):
+            for i in [*row, bm.df[w].index]:
+                fixed.setdefault(i, 0)
+    of: dict[int, list[int]] = {}  # each player's decisions
+    for p, row in zip(s1, rows):
+        for q, i in row:
+            of.setdefault(p, []).append(i)
+            of.setdefault(q, []).append(i)
+    derived: dict[int, list[int]] = {}
+    paired: set[int] = set()
+    closed = {i for row in rows for _, i in row if fixed.get(i) == 0}
+    wanted: set[int] = set()
+    s1_row = {p: r for r, p in enumerate(s1)}
+    for z, mine in of.items():
+        d, row = bm.df.get(z), bm.df_rows.get(z)
+        if d is None or row is None:
+            continue
+        decisions = set(mine)
+        if fixed.get(d.index) == 1:
+            closed.update(i for i in row if i in decisions)
+            continue
+        if any(i not in decisions and fixed.get(i) != 0 for i in row):
+            continue
+        if d.index not in fixed:
+            derived[d.index] = [i for i in row if i in decisions]
+        elif fixed[d.index] == 0 and z in s1_row:
+            paired.add(s1_row[z])
+        elif fixed[d.index] == 0:
+            wanted.add(z)
+    return fixed, derived, paired, closed, wanted
+
+
+def _chosen_first(bm: PairModel, s1: list[int], among: frozenset[int], rows: list[list[tuple[int, int]]],
+                  choice: list[int | None], counter: str) -> bool:
+    """Keep the transposition `choice` (per S1 player, the index of his decision made
+    true, or None) as the incumbent if the model accepts it (`_greedy_first`)."""
+    solver = bm.solver
     s1set = frozenset(s1)
     values = solver.values
     proposal = dict(values)
     before: set[tuple[int, int]] = set()
-    greedy: set[tuple[int, int]] = set()
-    ordered: list[tuple[int, int]] = []  # the greedy pairs, S1 in order
-    taken: set[int] = set()
-    for p in s1:
-        options = sorted((bsn[q], q, v.index) for q, v in bm.adj[p] if q in among and q not in s1set)
-        mate = next(((q, i) for _, q, i in options if q not in taken), None)
-        for _, q, i in options:
+    made: set[tuple[int, int]] = set()
+    ordered: list[tuple[int, int]] = []  # the chosen pairs, S1 in order
+    for p, row, chosen in zip(s1, rows, choice):
+        for q, i in row:
             if values.get(i):
                 before.add((p, q))
             proposal[i] = 0
-        if mate is not None:
-            q, i = mate
-            proposal[i] = 1
-            taken.add(q)
-            greedy.add((p, q))
-            ordered.append((p, q))
-    if {x for pq in before for x in pq} != {x for pq in greedy for x in pq} and (
+            if i == chosen:
+                made.add((p, q))
+                ordered.append((p, q))
+        if chosen is not None:
+            proposal[chosen] = 1
+    if {x for pq in before for x in pq} != {x for pq in made for x in pq} and (
             solver.accept is not None or not _swapped(bm, s1, frozenset(q for q in among if q not in s1set),
                                                       ordered, proposal)):
         return False
-    return solver.try_fix_domains([], [], proposal=proposal, search=False, counter="greedy")
+    return solver.try_fix_domains([], [], proposal=proposal, search=False, counter=counter)
 
 
 def _swapped(bm: PairModel, s1: list[int], s2: frozenset[int], greedy: list[tuple[int, int]],

@@ -92,6 +92,11 @@ class SolverSettings:
     # turn with the lowest S2 player left), checked whole, before the fixed search:
     # where the greedy choice is a solution it is the search's answer (dutch/order.py).
     greedy_transposition: bool = True
+    # Where the greedy choice is not a solution, the first candidate of a depth-first
+    # walk in the search's order that no fixed tier's sum rules out is tried the same
+    # way (solver/depth_first.py), within `walk_budget` branches per S1 player.
+    walk_transposition: bool = True
+    walk_budget: int = 8
     # A small bracket model's tier first tries the residents re-paired (solver/repair.py)
     # against the tier's own bound (`Term.least`): a proposal that reaches it is optimal
     # and checked whole, so the tier needs no CP-SAT call.  Big models always do this,

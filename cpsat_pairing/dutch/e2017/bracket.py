@@ -116,6 +116,7 @@ class BracketModel2017(PairIndices):
     x: dict[Pair, cp_model.IntVar] = field(default_factory=dict)
     u: dict[int, cp_model.IntVar] = field(default_factory=dict)
     df: dict[int, cp_model.IntVar] = field(default_factory=dict)
+    df_rows: dict[int, list[int]] = field(default_factory=dict)  # as in dutch/bracket.py
     adj: dict[int, list[tuple[int, cp_model.IntVar]]] = field(default_factory=dict)
     exit: dict[int, cp_model.IntVar] = field(default_factory=dict)  # none: the 2026 lazy model's
     # A near model of a bracket with nobody below it in the model (dutch/near.py): the
@@ -181,10 +182,11 @@ class BracketModel2017(PairIndices):
         for p in self.bracket:
             d = m.new_bool_var(f"df_{p}")
             self.df[p] = d
-            row = [i for q, i in adj[p] if q in in_bracket] + [d.index]
+            row = [i for q, i in adj[p] if q in in_bracket]
             if p in far:
                 row.append(far[p].index)  # a far pair is made inside the bracket
-            add_sum(m, row, 1, 1)
+            self.df_rows[p] = row
+            add_sum(m, [*row, d.index], 1, 1)
         all_vars = list(self.x.values()) + list(self.u.values()) + list(self.df.values())
         if self.far is not None:
             all_vars += self.far.variables()
