@@ -5,7 +5,7 @@ round pairs the same, with the same tiers, with it and without it; and it does d
   solution it is the fixed search's first, on the bracket alone too (where a solution
   must also pass the check of its downfloaters); and where it is not, the first
   candidate of the depth-first walk that the fixed tiers' sums allow
-  (solver/depth_first.py);
+  (solver/search.py);
 - the 2026 tiers' bounds (e2026/criteria.py): [C6] by parity and a maximum matching
   of the bracket, [C7] by what [C6] and the levels above leave, [C8] by the next
   scoregroup's size, [C12] by the colour preferences' counts; an incumbent at its

@@ -18,10 +18,9 @@ from ortools.sat.python import cp_model
 
 from cpsat_pairing.dutch.model import PairModel
 from cpsat_pairing.solver.counts import add_class_counts
-from cpsat_pairing.solver.depth_first import first_candidate, fixed_for_good
 from cpsat_pairing.solver.cpsat import InfeasibleError, Uncertified
 from cpsat_pairing.solver.repair import incumbent_pairs, pairs_away, split_witness
-from cpsat_pairing.solver.search import Literal, first_in_order
+from cpsat_pairing.solver.search import Literal, first_candidate, first_in_order, fixed_for_good
 from cpsat_pairing.solver.terms import Tier, TierKind
 
 ORDER = TierKind.ORDER
@@ -102,7 +101,7 @@ def _fix_partners(
     for p in s1:
         for q, v in bm.adj[p]:
             if q in among and q not in s1set and bm.solver.var_value(v):
-                # By its domain: a later walk (solver/depth_first.py) reads the pairs
+                # By its domain: a later walk (solver/search.py) reads the pairs
                 # made from the domains.
                 bm.solver.fix_domains([(v.index, 1)])
                 bm.solver.record(Tier(label, f"partner of BSN {bsn[p]}", bsn[q], ORDER, subject=bsn[p]))
@@ -112,7 +111,7 @@ def _greedy_first(bm: PairModel, s1: list[int], among: frozenset[int], bsn: dict
     """The first transposition without a search, where the greedy one is a solution:
     S1[1] with the lowest-BSN S2 player he may meet, S1[2] with the lowest left, ...
     Where it is not, the first candidate of a depth-first walk in the search's order
-    that no fixed tier's sum rules out (solver/depth_first.py), if the model takes it.
+    that no fixed tier's sum rules out (solver/search.py), if the model takes it.
 
     The search's decisions ("S1[i] meets q", in order, true first) are the
     lexicographic maximum over the solutions of the fixed tiers.  The greedy choice is
@@ -158,7 +157,7 @@ def _greedy_first(bm: PairModel, s1: list[int], among: frozenset[int], bsn: dict
 def _floats(bm: PairModel, s1: list[int], rows: list[list[tuple[int, int]]]
             ) -> tuple[dict[int, int], dict[int, list[int]], set[int], set[int], set[int]]:
     """What every solution of `bm` says of the transposition's decisions (`rows`, S1
-    in order), for the walk (solver/depth_first.py):
+    in order), for the walk (solver/search.py):
 
     - the values every solution has: the fixed domains, and for a player paired for
       good (a variable of his df row fixed at 1) the rest of that row and his df at 0;
@@ -168,9 +167,9 @@ def _floats(bm: PairModel, s1: list[int], rows: list[list[tuple[int, int]]]
     - the decisions that are 0 (fixed, or of a player paired for good or whose df is
       fixed at 1)."""
     fixed = fixed_for_good(bm.solver)
-    for w, row in bm.df_rows.items():
-        if any(fixed.get(i) == 1 for i in row):
-            for i in [*row, bm.df[w].index]:
+    for w, df_row in bm.df_rows.items():
+        if any(fixed.get(i) == 1 for i in df_row):
+            for i in [*df_row, bm.df[w].index]:
                 fixed.setdefault(i, 0)
     of: dict[int, list[int]] = {}  # each player's decisions
     for p, row in zip(s1, rows):
@@ -183,17 +182,17 @@ def _floats(bm: PairModel, s1: list[int], rows: list[list[tuple[int, int]]]
     wanted: set[int] = set()
     s1_row = {p: r for r, p in enumerate(s1)}
     for z, mine in of.items():
-        d, row = bm.df.get(z), bm.df_rows.get(z)
-        if d is None or row is None:
+        d, others = bm.df.get(z), bm.df_rows.get(z)
+        if d is None or others is None:
             continue
         decisions = set(mine)
         if fixed.get(d.index) == 1:
-            closed.update(i for i in row if i in decisions)
+            closed.update(i for i in others if i in decisions)
             continue
-        if any(i not in decisions and fixed.get(i) != 0 for i in row):
+        if any(i not in decisions and fixed.get(i) != 0 for i in others):
             continue
         if d.index not in fixed:
-            derived[d.index] = [i for i in row if i in decisions]
+            derived[d.index] = [i for i in others if i in decisions]
         elif fixed[d.index] == 0 and z in s1_row:
             paired.add(s1_row[z])
         elif fixed[d.index] == 0:

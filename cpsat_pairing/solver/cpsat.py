@@ -30,7 +30,7 @@ from cpsat_pairing.solver.settings import SolverSettings
 # again with far pairs their certificate asked for; "propagated": questions any
 # solution answers that a search on propagation alone settled (lex._reaching_run);
 # "greedy": transpositions whose greedy choice was the first (dutch/order.py), no search;
-# "walked": those whose first was found by the depth-first walk (solver/depth_first.py);
+# "walked": those whose first was found by the depth-first walk (solver/search.py);
 # "hinted": rounds whose models started from a given pairing (dutch/loop.py, `check`).
 STATS: dict[str, float] = {
     "solves": 0, "solve_seconds": 0.0, "build_seconds": 0.0, "bounded": 0, "repaired": 0, "witnessed": 0,

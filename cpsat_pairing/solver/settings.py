@@ -94,7 +94,7 @@ class SolverSettings:
     greedy_transposition: bool = True
     # Where the greedy choice is not a solution, the first candidate of a depth-first
     # walk in the search's order that no fixed tier's sum rules out is tried the same
-    # way (solver/depth_first.py), within `walk_budget` branches per S1 player.
+    # way (solver/search.py, the walk), within `walk_budget` branches per S1 player.
     walk_transposition: bool = True
     walk_budget: int = 8
     # A small bracket model's tier first tries the residents re-paired (solver/repair.py)

@@ -1,4 +1,4 @@
-"""The depth-first walk (solver/depth_first.py) against every candidate in the fixed
+"""The depth-first walk (solver/search.py, `first_candidate`) against every candidate in the fixed
 search's order: on random S1-S2 models with fixed tiers, its first candidate is the
 first solution whenever it is a solution, and it never passes over one."""
 
@@ -10,7 +10,7 @@ import random
 import pytest
 
 from cpsat_pairing.solver.cpsat import Model
-from cpsat_pairing.solver.depth_first import first_candidate
+from cpsat_pairing.solver.search import first_candidate
 from cpsat_pairing.solver.lex import LexSolver
 from cpsat_pairing.solver.terms import Term, add_linear, make_term
 
