@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from ortools.sat.python import cp_model
 
 from cpsat_pairing import NoValidPairing, SolveLimitError, SolverSettings, pair, parse_trf, read_trf
 from cpsat_pairing.domain.state import round_exists
@@ -131,9 +132,17 @@ def test_restrictions_that_find_nothing_leave_the_full_model_to_decide(monkeypat
 
 def test_searches_on_propagation_alone_that_find_nothing_leave_the_lp_search_to_decide(monkeypatch) -> None:
     """The first, LP-free try at a question any solution answers (LexSolver._reaching_run)
-    has no budget at all: the search with the LP answers every one."""
+    has no budget at all and reports nothing found (with no budget CP-SAT still settles
+    a model its loading decides): the search with the LP answers every one."""
     before = STATS["propagated"]
+    real = LexSolver._propagation
+
+    def nothing(self, level=None):  # type: ignore[no-untyped-def]
+        solver, _ = real(self, level)
+        return solver, cp_model.UNKNOWN
+
     monkeypatch.setattr(lex, "propagation_budget", lambda settings, size: 0.0)
+    monkeypatch.setattr(LexSolver, "_propagation", nothing)
     assert _replays_exactly(CORPUS_2026[:2], settings=RESTRICTED) > 0
     assert STATS["propagated"] == before
 
