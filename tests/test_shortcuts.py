@@ -56,31 +56,26 @@ def _rounds(paths: list[Path], edition: str, settings: SolverSettings = SolverSe
 
 
 @pytest.mark.parametrize(
-    ("paths", "edition"),
-    [(CORPUS_2026[:3], "dutch-2026"), (CORPUS_2017[:2], "dutch-2017"), (CORPUS_2013[:2], "dutch-2013")],
-    ids=["2026", "2017", "2013"],
+    ("counter", "without"),
+    [("greedy", SEARCH_ONLY), ("walked", SolverSettings(walk_transposition=False))],
+    ids=["greedy choice", "walk"],
 )
-def test_the_greedy_choice_changes_no_pairing_and_no_tier(paths: list[Path], edition: str) -> None:
-    before = STATS["greedy"]
-    searched = _rounds(paths, edition, SEARCH_ONLY)
-    assert STATS["greedy"] == before  # switched off: every transposition searched
-    greedy = _rounds(paths, edition)
-    assert STATS["greedy"] > before  # it answered some
-    assert greedy == searched
-
-
 @pytest.mark.parametrize(
     ("paths", "edition"),
     [(CORPUS_2026[:3], "dutch-2026"), (CORPUS_2017[:2], "dutch-2017"), (CORPUS_2013[:2], "dutch-2013")],
     ids=["2026", "2017", "2013"],
 )
-def test_the_walks_candidate_changes_no_pairing_and_no_tier(paths: list[Path], edition: str) -> None:
-    before = STATS["walked"]
-    greedy_only = _rounds(paths, edition, SolverSettings(walk_transposition=False))
-    assert STATS["walked"] == before
-    walked = _rounds(paths, edition)
-    assert STATS["walked"] > before  # it answered some
-    assert walked == greedy_only
+def test_the_transpositions_shortcuts_change_no_pairing_and_no_tier(
+        paths: list[Path], edition: str, counter: str, without: SolverSettings) -> None:
+    """Switched off, a shortcut answers nothing (the greedy choice off: every
+    transposition searched; the walk off: the greedy choice, then the search); on, it
+    answers some, and every round pairs the same with the same tiers."""
+    before = STATS[counter]
+    searched = _rounds(paths, edition, without)
+    assert STATS[counter] == before
+    shortcut = _rounds(paths, edition)
+    assert STATS[counter] > before  # it answered some
+    assert shortcut == searched
 
 
 @pytest.mark.parametrize(("paths", "edition"), [(CORPUS_2017[:2], "dutch-2017"), (CORPUS_2013[:2], "dutch-2013")],
