@@ -45,6 +45,33 @@ def test_odd_groups_with_a_partner_between_them() -> None:
     ]
 
 
+def _nobody_may_have_the_pab() -> str:
+    """Five players before round 3, each with a PAB or a forfeit win already ([C2]):
+    round 1 1-2 and 3-4 won by forfeit, 5 the PAB; round 2 1-3 played, 4-5 won by
+    forfeit by 4, 2 the PAB."""
+    lines = ["012 No PAB left", "XXR 5", "XXC white1"]
+    rows = {1: "    2 w +     3 w 1", 2: "    1 b -  0000 - U", 3: "    4 w +     1 b 0",
+            4: "    3 b -     5 w +", 5: " 0000 - U     4 b -"}
+    for i in range(1, 6):
+        lines.append(f"001 {i:4d}      Player {i:<27d} {2500 - i:4d}                             0.0 {i:4d}{rows[i]}")
+    return "\n".join(lines) + "\n"
+
+
+def test_an_odd_field_where_nobody_may_have_the_pab_is_said_so() -> None:
+    """Pairs are possible (forfeited games are not played), but five players need a PAB
+    and none may receive it: that is the reason given, not a group of the PAB alone."""
+    t = parse_trf(_nobody_may_have_the_pab())
+    with pytest.raises(NoValidPairing) as info:
+        pair(t, 3)
+    assert info.value.players == [1, 2, 3, 4, 5]
+    assert info.value.reasons == [
+        "the number of players is odd (5) and none of them may receive the PAB ([C2]: each already had a PAB "
+        "or scored a win without playing)"
+    ]
+    assert any("give the pairing-allocated bye to one of them" in o for o in info.value.options)
+    assert pairable(t, 3, "dutch-2026") is False  # the independent search agrees
+
+
 def test_complete_pairing_search() -> None:
     """The independent search: a triangle has no perfect pairing, but one with a bye."""
     triangle = {frozenset(e) for e in [(1, 2), (2, 3), (1, 3)]}

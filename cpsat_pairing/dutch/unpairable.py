@@ -10,7 +10,11 @@ to look at.  Two kinds of obstacle exist:
   (Tutte's condition): more groups with an odd number of players than those others
   can absorb.  The groups come from the Gallai-Edmonds decomposition of the
   compatibility graph: the players some maximum matching leaves unpaired, split into
-  connected groups, and their neighbours outside.
+  connected groups, and their neighbours outside.  In an odd field the PAB is one more
+  vertex, joined to the players who may receive it, and is named as such.
+
+An odd field in which nobody may receive the PAB ([C2]) is said as that, whatever
+else stands in the way.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ from cpsat_pairing.solver.matching import max_matching
 
 # Above this many players the group analysis (one matching per player) is skipped.
 GROUP_ANALYSIS_UP_TO = 400
+# The PAB as a member of a group (player ids start at 1).
+PAB = 0
 
 
 @dataclass(frozen=True)
@@ -52,20 +58,26 @@ class OddGroups:
 class Diagnosis:
     isolated: tuple[Isolated, ...]
     odd_groups: OddGroups | None
+    no_pab: tuple[int, ...] = ()  # an odd field none of whom may receive the PAB
 
     @property
     def players(self) -> list[int]:
         """The players the arbiter should look at."""
         if self.isolated:
             return [i.player for i in self.isolated]
+        if self.no_pab:
+            return list(self.no_pab)
         if self.odd_groups is not None:
-            return sorted(p for g in self.odd_groups.groups for p in g)
+            return sorted(p for g in self.odd_groups.groups for p in g if p != PAB)
         return []
 
     def sentences(self, name: Name = str) -> list[str]:
         out = [_isolated_sentence(i, name) for i in self.isolated]
-        if not self.isolated and self.odd_groups is not None:
-            out.append(_groups_sentence(self.odd_groups, name))
+        if not self.isolated and self.no_pab:
+            out.append(f"the number of players is odd ({len(self.no_pab)}) and none of them may receive the PAB "
+                       "([C2]: each already had a PAB or scored a win without playing)")
+        elif not self.isolated and self.odd_groups is not None:
+            out.append(_groups_sentence(self.odd_groups, _or_pab(name)))
         return out
 
     def options(self, name: Name = str) -> list[str]:
@@ -92,10 +104,13 @@ class Diagnosis:
                 out.append(f"give {who} the pairing-allocated bye although [C2] excludes him")
             if not (i.met or i.colour_clash or i.forbidden):
                 out.append(f"leave {who} out of the round (a bye decided by the arbiter, C.04.2)")
-        if not self.isolated and self.odd_groups is not None:
+        if not self.isolated and self.no_pab:
+            out.append("give the pairing-allocated bye to one of them although [C2] excludes him")
+        elif not self.isolated and self.odd_groups is not None:
             g = self.odd_groups
+            label = _or_pab(name)
             out.append("allow one rematch or colour clash between a player of "
-                       + (" or ".join("{" + ", ".join(name(p) for p in grp) + "}" for grp in g.groups))
+                       + (" or ".join("{" + ", ".join(label(p) for p in grp) + "}" for grp in g.groups))
                        + " and a player outside that group")
         if out:
             out.append("or pair the round by hand and record the decision (C.04.2)")
@@ -103,6 +118,11 @@ class Diagnosis:
 
 
 Name = Callable[[int], str]
+
+
+def _or_pab(name: Name) -> Name:
+    """`name`, with the PAB's vertex called so."""
+    return lambda p: "the PAB" if p == PAB else name(p)
 
 
 def _names(ids: tuple[int, ...] | list[int], name: Name = str, last: str = "and") -> str:
@@ -172,6 +192,8 @@ def diagnose(st: RoundState, present: list[int], ok: Compatibility) -> Diagnosis
         ))
     if isolated and (lone_byes < len(isolated) or lone_byes > 1):
         return Diagnosis(tuple(sorted(isolated, key=lambda i: i.player)), None)
+    if odd and not any(st.players[p].pab_eligible for p in present):
+        return Diagnosis((), None, tuple(sorted(present)))
     return Diagnosis((), _odd_groups(st, present, ok) if len(present) <= GROUP_ANALYSIS_UP_TO else None)
 
 
@@ -218,7 +240,7 @@ def _odd_groups(st: RoundState, present: list[int], ok: Compatibility) -> OddGro
         return None
 
     def ids(vs: list[int]) -> tuple[int, ...]:
-        return tuple(sorted(present[v] for v in vs if v < len(present)))
+        return tuple(sorted(present[v] if v < len(present) else PAB for v in vs))
 
     return OddGroups(tuple(ids(g) for g in odd_groups), ids(partners))
 
