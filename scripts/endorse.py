@@ -18,7 +18,10 @@ the two directions of the certification:
   with our `check`.  Every round that is not the rules' pairing is a discrepancy; each
   is listed with the criterion that decides it.  C.02 allows at most 10 in 50,000
   tournaments, so the figure for 50,000 is extrapolated from the measured rate when
-  fewer were run (and says so).
+  fewer were run (and says so).  A seed whose generation stops at a round for which
+  the generator finds no valid pairing is no tournament: where our engine cannot pair
+  that round from the rounds written before it either, it is listed as not finished by
+  the generator and not counted; otherwise, as any seed not generated, it counts.
 - ours: K2 (default K) seeds of our own `generate`, per profile (standard and stress),
   each checked by ENGINE's checker (`--dutch FILE -c`); every round it flags (a pairing
   it would make otherwise, or "no valid pairing") is counted.
@@ -40,6 +43,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -57,6 +61,7 @@ from cpsat_pairing.apps import generate as gen  # noqa: E402
 from cpsat_pairing.apps.batch import check_files  # noqa: E402
 from cpsat_pairing.apps.check import FileCheck, Verdict, counts  # noqa: E402
 from cpsat_pairing.interface.views.check import summary_text, to_json  # noqa: E402
+from cpsat_pairing import NoValidPairing, pair, read_trf  # noqa: E402
 
 CERTIFICATION_COUNT = 50_000  # C.02: tournaments from an existing generator
 ALLOWED = 10  # C.02: more discrepancies than this and the program is rejected
@@ -140,7 +145,31 @@ def _threads(fn: Callable[..., Any], tasks: list[tuple[Any, ...]], jobs: int) ->
 class Made:
     paths: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
+    # Seeds the generator stopped at a round it found no valid pairing for, which our
+    # engine cannot pair either: no tournament, and no discrepancy.
+    unfinished: list[str] = field(default_factory=list)
     seconds: float = 0.0
+
+
+# How the reference's generator says that it stopped at a round without a valid pairing.
+STOPPED = re.compile(r"No valid pairing exists for round (\d+)")
+
+
+def stopped_agreed(error: str, path: Path, edition: str) -> str | None:
+    """Where the generator stopped at round R for want of a valid pairing and left its
+    rounds before R in `path`: whether our engine agrees that round R has none (a
+    sentence), else None (the failure counts)."""
+    stopped = STOPPED.search(error)
+    if stopped is None or not path.exists():
+        return None
+    rnd = int(stopped.group(1))
+    try:
+        pair(read_trf(path), rnd, edition)
+    except NoValidPairing:
+        return f"round {rnd}: no valid pairing by the generator's pairing, none by ours either"
+    except Exception:  # noqa: BLE001 - an unreadable partial file is a failure like any other
+        return None
+    return None
 
 
 def make_ours(seeds: list[int], cfg: gen.GenConfig, jobs: int, folder: Path) -> Made:
@@ -158,15 +187,19 @@ def make_ours(seeds: list[int], cfg: gen.GenConfig, jobs: int, folder: Path) -> 
     return made
 
 
-def make_theirs(exe: str, config: str | None, seeds: list[int], jobs: int, folder: Path) -> Made:
+def make_theirs(exe: str, config: str | None, seeds: list[int], jobs: int, folder: Path, edition: str) -> Made:
     made = Made()
     t0 = time.perf_counter()
     tasks = [(exe, seed, folder / gen.file_name(seed), config) for seed in seeds]
     for task, error in zip(tasks, _threads(reference_generate, tasks, jobs)):
         if error is None:
             made.paths.append(str(task[2]))
-        else:
+            continue
+        agreed = stopped_agreed(error, task[2], edition)
+        if agreed is None:
             made.failed.append(error)
+        else:
+            made.unfinished.append(f"seed {task[1]}: {agreed}")
     made.seconds = time.perf_counter() - t0
     return made
 
@@ -213,6 +246,7 @@ class Tally:
     seeds: list[int] = field(default_factory=list)
     reports: list[FileCheck] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
+    unfinished: list[str] = field(default_factory=list)
     t_make: float = 0.0
     t_check: float = 0.0
     wall: float = 0.0
@@ -245,9 +279,12 @@ def run_check_direction(make: Callable[[list[int], Path], Made], seeds: list[int
         tally.t_make += made.seconds
         tally.seeds += batch
         tally.failed += made.failed
+        tally.unfinished += made.unfinished
         tally.reports += reports
         for message in made.failed:
             print(f"  not generated: {message}", flush=True)
+        for message in made.unfinished:
+            print(f"  not finished by the generator: {message}", flush=True)
         for file, rnd, verdict, why in Tally(reports=reports).discrepancies():
             print(f"  DISCREPANCY {file}" + (f" round {rnd}" if rnd else "") + f": {verdict}: {why}", flush=True)
         elapsed = time.perf_counter() - t0
@@ -277,6 +314,9 @@ def check_figures(tally: Tally, where: str) -> tuple[list[str], int]:
         f"wall time: {_fmt(tally.wall)} (generation {_fmt(tally.t_make)}, check {_fmt(tally.t_check)} on {where}); "
         f"{n / tally.wall:.2f} tournaments/s, {per:.2f} s each, {c['rounds'] / tally.wall:.2f} rounds/s",
     ]
+    if tally.unfinished:
+        lines.insert(2, f"not finished by the generator: {len(tally.unfinished)} seeds, each stopped at a round "
+                        "without a valid pairing that ours cannot pair either (no tournament, no discrepancy)")
     if n < CERTIFICATION_COUNT:
         lines.append(f"{CERTIFICATION_COUNT:,} tournaments at this rate: {_fmt(per * CERTIFICATION_COUNT)} "
                      f"(extrapolated from {n}, not run)")
@@ -356,7 +396,7 @@ def main(argv: list[str] | None = None) -> int:
             where = folder / "theirs"
             label = f"their generator ({a.config or 'default configuration'}), our check"
             make: Callable[[list[int], Path], Made] = lambda batch, out: make_theirs(  # noqa: E731
-                a.reference, a.config, batch, a.jobs, out)
+                a.reference, a.config, batch, a.jobs, out, a.edition)
         else:
             where = folder
             label = f"our generator (players {a.players}, rounds {a.rounds}), our check"

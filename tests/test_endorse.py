@@ -18,6 +18,7 @@ import pytest
 
 from cpsat_pairing import read_trf, write_trf
 from cpsat_pairing.testing import mutate
+from cpsat_pairing.testing.handmade import field, no_pairing_round_4
 
 from helpers import CORPUS
 
@@ -84,3 +85,37 @@ def test_a_tampered_round_and_flagged_rounds_are_counted(tmp_path: Path) -> None
     assert "standard: 1 tournaments, 4 rounds: 2 flagged rounds in 1 tournaments" in out
     assert "t000001.trf round 2: the checker pairs it otherwise" in out
     assert "t000001.trf round 4: no valid pairing, says the checker" in out
+
+
+STOPS = """#!{python}
+import shutil, sys
+args = sys.argv[1:]
+shutil.copyfile({partial!r}, args[args.index("-o") + 1])
+print("Error generating the tournament: No valid pairing exists for round {rnd} of the generated tournament",
+      file=sys.stderr)
+sys.exit(1)
+"""
+
+
+@pytest.mark.parametrize(("unpairable", "counted"), [(True, False), (False, True)], ids=["agreed", "pairable"])
+def test_a_tournament_the_generator_cannot_finish(tmp_path: Path, unpairable: bool, counted: bool) -> None:
+    """The generator stops at a round it finds no valid pairing for, leaving the rounds
+    before it: no tournament and no discrepancy where ours cannot pair that round
+    either; where ours can, the seed counts as not generated."""
+    partial = tmp_path / "partial.trf"
+    partial.write_text(no_pairing_round_4() if unpairable else field(6))
+    engine = tmp_path / "engine"
+    engine.write_text(STOPS.format(python=sys.executable, partial=str(partial), rnd=4 if unpairable else 1))
+    engine.chmod(0o755)
+    proc = _endorse("--reference", str(engine), "--count", "2", "--direction", "theirs", "--keep", str(tmp_path / "out"))
+    out = proc.stdout
+    assert "tournaments: 2 (seeds 1-2), 0 checked, 0 rounds" in out, out
+    if counted:
+        assert proc.returncode == 1
+        assert "0 unreadable, 2 not generated" in out and "C.02 allows at most 10 in 50,000: 2 found in 2" in out
+        assert "not finished by the generator" not in out
+    else:
+        assert proc.returncode == 0, out + proc.stderr
+        assert "0 unreadable, 0 not generated" in out and "C.02 allows at most 10 in 50,000: none found" in out
+        assert "not finished by the generator: 2 seeds" in out
+        assert "seed 1: round 4: no valid pairing by the generator's pairing, none by ours either" in out
