@@ -57,11 +57,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from cpsat_pairing import NoValidPairing, PairingError, pair, read_trf  # noqa: E402
 from cpsat_pairing.apps import generate as gen  # noqa: E402
 from cpsat_pairing.apps.batch import check_files  # noqa: E402
 from cpsat_pairing.apps.check import FileCheck, Verdict, counts  # noqa: E402
 from cpsat_pairing.interface.views.check import summary_text, to_json  # noqa: E402
-from cpsat_pairing import NoValidPairing, pair, read_trf  # noqa: E402
 
 CERTIFICATION_COUNT = 50_000  # C.02: tournaments from an existing generator
 ALLOWED = 10  # C.02: more discrepancies than this and the program is rejected
@@ -167,7 +167,7 @@ def stopped_agreed(error: str, path: Path, edition: str) -> str | None:
         pair(read_trf(path), rnd, edition)
     except NoValidPairing:
         return f"round {rnd}: no valid pairing by the generator's pairing, none by ours either"
-    except Exception:  # noqa: BLE001 - an unreadable partial file is a failure like any other
+    except PairingError:  # an unreadable partial file is a failure like any other
         return None
     return None
 

@@ -140,12 +140,9 @@ def test_restrictions_and_fixed_domains_are_undone_exactly(seed: int) -> None:
     # One that drops every pair of the first S1 player is not, and leaves nothing behind.
     row = [(v.index, 0) for (a, _), v in x.items() if a == s1[0]]
 
-    def fixed_for_good() -> dict[int, int]:  # the restriction in place comes and goes
-        return {i: v for i, v in solver.domains.fixed.items() if i not in solver.domains.restriction}
-
-    before = fixed_for_good()
+    before = solver.domains.for_good()  # the restriction in place comes and goes
     assert not solver.try_fix_domains(row, [Tier("test", "dropped", 1)])
-    assert fixed_for_good() == before and domains_agree(solver.domains)
+    assert solver.domains.for_good() == before and domains_agree(solver.domains)
 
 
 def test_a_tier_at_its_least_value_is_fixed_by_domains() -> None:

@@ -20,7 +20,7 @@ from cpsat_pairing.dutch.model import PairModel
 from cpsat_pairing.solver.counts import add_class_counts
 from cpsat_pairing.solver.cpsat import InfeasibleError, Uncertified
 from cpsat_pairing.solver.repair import incumbent_pairs, pairs_away, split_witness
-from cpsat_pairing.solver.search import Literal, first_candidate, first_in_order, fixed_for_good
+from cpsat_pairing.solver.search import Literal, first_candidate, first_in_order
 from cpsat_pairing.solver.terms import Tier, TierKind
 
 ORDER = TierKind.ORDER
@@ -166,7 +166,7 @@ def _floats(bm: PairModel, s1: list[int], rows: list[list[tuple[int, int]]]
       the S2 players whom some S1 player must then meet;
     - the decisions that are 0 (fixed, or of a player paired for good or whose df is
       fixed at 1)."""
-    fixed = fixed_for_good(bm.solver)
+    fixed = bm.solver.domains.for_good()
     for w, df_row in bm.df_rows.items():
         if any(fixed.get(i) == 1 for i in df_row):
             for i in [*df_row, bm.df[w].index]:

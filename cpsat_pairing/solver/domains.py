@@ -99,6 +99,11 @@ class Domains:
         restriction = self.restriction
         return {i for i, v in self.fixed.items() if v == 0 and i not in restriction}
 
+    def for_good(self) -> dict[int, int]:
+        """Booleans fixed other than by the restriction, with their values."""
+        restriction = self.restriction
+        return {i: v for i, v in self.fixed.items() if i not in restriction}
+
     def restrict(self, target: set[int]) -> None:
         """Make `target` the restriction: free those no longer in it, fix the new ones
         to 0 (between free and 0 only the upper bound changes)."""

@@ -154,13 +154,6 @@ class _Sum:
         self.value = value
 
 
-def fixed_for_good(lex: LexSolver) -> dict[int, int]:
-    """The Booleans fixed by their domains, but those of the restriction (which the
-    fixed search lifts)."""
-    restriction = lex.domains.restriction
-    return {i: v for i, v in lex.domains.fixed.items() if i not in restriction}
-
-
 def _sums(lex: LexSolver, decided: frozenset[int], fixed: dict[int, int], derived: dict[int, list[int]]) -> list[_Sum]:
     """The fixed tiers that weigh a decision: their coefficients on the decisions, and
     the least and most the other variables can add (fixed ones their value, one that
@@ -203,11 +196,11 @@ def first_candidate(lex: LexSolver, rows: Sequence[Row], budget: int, known: dic
     fixed to 0 (or `closed`: 0 in every solution) never chosen, one fixed to 1 always,
     one of each row in `paired`, and each player of `wanted` chosen by some row.
     `known`: the values every solution has (by index; default: the fixed domains but
-    the restriction's); `derived`: variables that are 1 less the sum of some decisions
+    the restriction's, which the fixed search lifts); `derived`: variables that are 1 less the sum of some decisions
     in every solution.  Returns the chosen variable index per row (None: the row's
     decisions all false), or None after `budget` branches or where there is no such
     choice."""
-    fixed = known if known is not None else fixed_for_good(lex)
+    fixed = known if known is not None else lex.domains.for_good()
     decided = frozenset(i for row in rows for _, i in row)
     sums = _sums(lex, decided, fixed, derived or {})
     n = len(rows)
