@@ -46,19 +46,29 @@ def cold(argv: list[str], runs: int) -> float:
     return statistics.median(times)
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def add_round_arguments(ap: argparse.ArgumentParser) -> None:
+    """The generated round's options (startup_bench.py times the same round)."""
     ap.add_argument("--players", type=int, default=100)
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--round", type=int, default=5, dest="rnd")
     ap.add_argument("--seed", type=int, default=1)
+
+
+def bench_round(a: argparse.Namespace) -> str:
+    """The round's file as a client hands it over: the seeded tournament cut before it."""
+    t = generate(a.seed, GenConfig(players=(a.players, a.players), rounds=(a.rounds, a.rounds)))
+    return prepared_round(t, a.rnd)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_round_arguments(ap)
     ap.add_argument("--requests", type=int, default=1000)
     ap.add_argument("--cold", type=int, default=5)
     ap.add_argument("--reference", help="another engine's binary, called as ENGINE --dutch FILE -p")
     a = ap.parse_args()
 
-    t = generate(a.seed, GenConfig(players=(a.players, a.players), rounds=(a.rounds, a.rounds)))
-    text = prepared_round(t, a.rnd)
+    text = bench_round(a)
     exe = str(Path(sys.executable).with_name("cpsat-pairing"))
     server = subprocess.Popen([exe, "serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
     assert server.stdin is not None and server.stdout is not None

@@ -36,9 +36,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from cpsat_pairing.apps.generate import GenConfig, generate  # noqa: E402
-from cpsat_pairing.testing.corpus import prepared_round  # noqa: E402
+from serve_bench import add_round_arguments, bench_round  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -68,18 +68,14 @@ def loaded_modules(trf: Path, out: Path) -> list[str]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--players", type=int, default=100)
-    ap.add_argument("--rounds", type=int, default=9)
-    ap.add_argument("--round", type=int, default=5, dest="rnd")
-    ap.add_argument("--seed", type=int, default=1)
+    add_round_arguments(ap)
     ap.add_argument("--runs", type=int, default=21)
     ap.add_argument("--reference", help="another engine's binary, called as ENGINE --dutch FILE -p OUT")
     a = ap.parse_args()
 
-    t = generate(a.seed, GenConfig(players=(a.players, a.players), rounds=(a.rounds, a.rounds)))
     with tempfile.TemporaryDirectory() as tmp:
         trf, out, theirs = Path(tmp) / "round.trf", Path(tmp) / "out.txt", Path(tmp) / "theirs.txt"
-        trf.write_text(prepared_round(t, a.rnd, "symbols"))
+        trf.write_text(bench_round(a))
         modules = loaded_modules(trf, out)
         py = sys.executable
         steps: list[tuple[str, list[str]]] = [
