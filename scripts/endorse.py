@@ -168,7 +168,7 @@ def stopped_agreed(error: str, path: Path, edition: str) -> str | None:
     except NoValidPairing:
         return f"round {rnd}: no valid pairing by the generator's pairing, none by ours either"
     except PairingError:  # an unreadable partial file is a failure like any other
-        return None
+        pass
     return None
 
 

@@ -35,12 +35,11 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
 
 from serve_bench import add_round_arguments, bench_round  # noqa: E402
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def timed(argv: list[str]) -> tuple[float, float]:
@@ -54,7 +53,7 @@ def timed(argv: list[str]) -> tuple[float, float]:
 
 
 def loaded_modules(trf: Path, out: Path) -> list[str]:
-    """This package's modules (and OR-Tools' core) that a fresh round loads."""
+    """This package's modules that a fresh round loads (by name)."""
     probe = (
         "import runpy, sys\n"
         f"sys.argv = ['cpsat_pairing', '--dutch', {str(trf)!r}, '-p', {str(out)!r}]\n"
