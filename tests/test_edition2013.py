@@ -7,7 +7,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from helpers import CORPUS
+from helpers import BUGS, CORPUS
 
 from cpsat_pairing import ColourRule, SolverSettings, load_edition, pair, read_trf
 from cpsat_pairing.apps.check import Verdict, check_round, file_round
@@ -497,3 +497,17 @@ def test_p_fixed_at_the_brackets_parity_gives_the_counted_pairing(monkeypatch: p
         assert (got.as_pairs(), got.bye) == (plain.as_pairs(), plain.bye)
         assert [b.tiers for b in got.brackets] == [b.tiers for b in plain.brackets]
     assert "P" in asked and "P" not in asked_with
+
+
+def test_a_bracket_of_two_dozen_proves_its_pairs_with_odd_set_cuts() -> None:
+    """Round 5 of a 122-player tournament from the 2013 reference's generator: bracket
+    3.0 (25 players) could not prove its M1 and P tiers without odd-set cuts, so the
+    round never finished; with them it is the reference's pairing in well under a
+    second.  A relaxed model that stops at the time limit would fall back."""
+    t = read_trf(BUGS / "parity-2013-r5.trf")
+    settings = dataclasses.replace(SolverSettings(), time_limit=20.0)
+    before = STATS["fallbacks"]
+    got = pair(t, 5, "dutch-2013", settings=settings)
+    fr = file_round(t, 5)
+    assert (set(got.as_pairs()), got.bye) == (set(fr.pairs), fr.bye)
+    assert STATS["fallbacks"] == before

@@ -105,7 +105,8 @@ class AggregateBracketModel(BracketModel):
         if len(self.players) >= self.settings.parity_cuts_from:
             # A small model's solves take a fraction of a millisecond with or without
             # the cuts; writing them, and reading them back in every proposal checked
-            # (solver/evaluate.py), costs more.  They cut off no solution.
+            # (solver/evaluate.py), costs more.  They cut off no solution, so they
+            # change how soon a tier is proven, never its value.
             self.add_parity_cuts()
         all_vars = [*self.x.values(), *self.dn.values(), *self.up.values(), *self.w.values(), *self.nn_pairs]
         all_vars += [*self.u.values(), *self.exit.values(), *self.df.values()]

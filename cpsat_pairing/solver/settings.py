@@ -86,8 +86,10 @@ class SolverSettings:
     # and presolving it is a tenth of that.
     presolve_from: int = 300
     # The odd-set cuts of an aggregate model (BracketModel.add_parity_cuts) from this
-    # many players in it (the bracket and the next scoregroup).
-    parity_cuts_from: int = 40
+    # many players in it (the bracket and the next scoregroup).  Without them, proving
+    # how many players a bracket of two dozen can pair may need an exponential search
+    # (a matching's parity is beyond CP-SAT's LP); below 20 they cost more than they save.
+    parity_cuts_from: int = 20
     # The transposition's first candidate is tried as the greedy choice (S1 players in
     # turn with the lowest S2 player left), checked whole, before the fixed search:
     # where the greedy choice is a solution it is the search's answer (dutch/order.py).
