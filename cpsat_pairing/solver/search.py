@@ -197,9 +197,9 @@ def first_candidate(lex: LexSolver, rows: Sequence[Row], budget: int, known: dic
     one of each row in `paired`, and each player of `wanted` chosen by some row.
     `known`: the values every solution has (by index; default: the fixed domains but
     the restriction's, which the fixed search lifts); `derived`: variables that are 1
-    less the sum of some decisions in every solution.  Returns the chosen variable index per row (None: the row's
-    decisions all false), or None after `budget` branches or where there is no such
-    choice."""
+    less the sum of some decisions in every solution.  Returns the chosen variable
+    index per row (None: the row's decisions all false), or None after `budget`
+    branches or where there is no such choice."""
     fixed = known if known is not None else lex.domains.for_good()
     decided = frozenset(i for row in rows for _, i in row)
     sums = _sums(lex, decided, fixed, derived or {})
