@@ -152,3 +152,24 @@ def test_scores_in_point_units_under_any_scoring_and_acceleration() -> None:
     assert [(pid, last.players[pid].topscorer) for pid in sorted(last.players)] == [
         (pid, last.players[pid].score > line) for pid in sorted(last.players)]
     assert last.players[1].topscorer and not last.players[3].topscorer
+
+
+@pytest.mark.parametrize("path", ["bugs/accel-far-389.trf", "realtrf/GrzegorzKi__CompetiChess/testTrfFile.txt"])
+def test_ranking_order_is_pairing_score_then_tpn(path: str) -> None:
+    """Art. 1.2 on accelerated files (pairing scores apart from scores, ties across
+    levels of acceleration): `rank_key` compares small integers, and must order every
+    player, present or not, as (pairing score descending, TPN ascending) does; the
+    players to pair come in that order."""
+    from pathlib import Path
+
+    from cpsat_pairing.formats.trf_read import read_trf
+
+    t = read_trf(Path(__file__).parent / "fixtures" / path)
+    accelerated = 0
+    for rnd in range(1, t.rounds_played + 2):
+        st = build_state(t, rnd)
+        expected = sorted(st.players, key=lambda pid: (-st.players[pid].pairing_score, pid))
+        assert sorted(st.players, key=st.rank_key) == expected
+        assert list(st.present) == [pid for pid in expected if pid not in st.absent]
+        accelerated += any(ps.pairing_score != ps.score for ps in st.players.values())
+    assert accelerated

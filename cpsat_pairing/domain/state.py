@@ -10,12 +10,14 @@ rule for unplayed rounds, the 2013 bye rule) take a switch from the edition data
 from __future__ import annotations
 
 from collections import OrderedDict
-
 from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from fractions import Fraction
+from functools import cached_property
 
-from cpsat_pairing.domain.tournament import ABSENCE_RESULTS, Colour, Outcome, Tournament, point_units
+from cpsat_pairing.domain.tournament import (
+    ABSENCE_RESULTS, PLAYED_RESULTS, Colour, Outcome, RoundEntry, Tournament, point_units,
+)
 
 
 class PrefKind(IntEnum):
@@ -69,31 +71,31 @@ class PlayerState:
     pref_colour: Colour | None = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "cd", self._cd())
-        object.__setattr__(self, "pref_kind", self._pref_kind())
-        object.__setattr__(self, "pref_colour", self._pref_colour())
+        cd = self._cd()
+        object.__setattr__(self, "cd", cd)
+        object.__setattr__(self, "pref_kind", self._pref_kind(cd))
+        object.__setattr__(self, "pref_colour", self._pref_colour(cd))
 
     def _cd(self) -> int:
         """Colour difference (Art. 1.6): games with White minus games with Black."""
-        return sum(1 if c is Colour.WHITE else -1 for c in self.colours)
+        white = self.colours.count(Colour.WHITE)
+        return white - (len(self.colours) - white)
 
-    def _pref_kind(self) -> PrefKind:
+    def _pref_kind(self, cd: int) -> PrefKind:
         cs = self.colours
         if not cs:
             return PrefKind.NONE
-        cd = self._cd()
         if cd > 1 or cd < -1 or (len(cs) >= 2 and cs[-1] == cs[-2]):
             return PrefKind.ABSOLUTE
         if cd != 0:
             return PrefKind.STRONG
         return PrefKind.MILD
 
-    def _pref_colour(self) -> Colour | None:
+    def _pref_colour(self, cd: int) -> Colour | None:
         """The preferred colour (Art. 1.7), or None when the player has no preference."""
         cs = self.colours
         if not cs:
             return None
-        cd = self._cd()
         if cd < -1:
             return Colour.WHITE
         if cd > 1:
@@ -122,9 +124,18 @@ class RoundState:
     present: tuple[int, ...]  # ids to pair in round R, in ranking order (Art. 1.2)
     absent: frozenset[int]
 
-    def rank_key(self, pid: int) -> tuple[Fraction, int]:
+    def rank_key(self, pid: int) -> tuple[int, int]:
         """Ranking order (Art. 1.2): pairing score descending, then TPN ascending."""
-        return (-self.players[pid].pairing_score, pid)
+        return (self._score_level[pid], pid)
+
+    @cached_property
+    def _score_level(self) -> dict[int, int]:
+        """Each player's pairing score as its place among the distinct scores, highest
+        first: the same order as the scores, compared as small integers (every
+        bracket and every board sorts by it)."""
+        scores = {ps.pairing_score for ps in self.players.values()}
+        level = {s: i for i, s in enumerate(sorted(scores, reverse=True))}
+        return {pid: level[ps.pairing_score] for pid, ps in self.players.items()}
 
     @property
     def is_last_round(self) -> bool:
@@ -188,26 +199,31 @@ def build_state(t: Tournament, rnd: int, rules: StateRules = StateRules()) -> Ro
 def _build_state(t: Tournament, rnd: int, rules: StateRules) -> RoundState:
     sc = t.scoring
     ids = [p.id for p in t.players]
-    # Scores before each round, needed to tell floats in past rounds, in whole units of
-    # `unit` (integer sums and comparisons: a check builds a state for every round).
+    # Every score here is in whole units of `unit` (integer sums and comparisons: a
+    # check builds a state for every round, each a pass over every player and round).
     unit, units = point_units(sc, tuple(sorted({v for a in t.acceleration for v in a.points_by_round})))
-    score_before: dict[int, list[int]] = {pid: [0] for pid in ids}
+    win, loss = units[Outcome.WIN], units[Outcome.LOSS]
     acc = {a.player_id: a for a in t.acceleration}
-    for r in range(1, rnd):
-        for p in t.players:
-            e = p.entry(r)
-            before = score_before[p.id]
+    # Each player's blocks of rounds 1..rnd-1 (None where the line has none), and his
+    # pairing score before each round r (pairing[pid][r - 1]: accelerated for round r).
+    blocks: dict[int, list[RoundEntry | None]] = {}
+    pairing: dict[int, list[int]] = {}
+    scores: dict[int, int] = {}
+    for p in t.players:
+        own = list(p.rounds[: rnd - 1])
+        own += [None] * (rnd - 1 - len(own))
+        blocks[p.id] = own
+        before = [0]
+        for e in own:
             before.append(before[-1] + (units[e.outcome] if e is not None else 0))
-
-    def pscore(pid: int, r: int) -> int:
-        """Score used for pairing round r (accelerated), as it was before round r."""
-        a = acc.get(pid)
-        before = score_before[pid][r - 1]
-        return before + int(a.points(r) * unit) if a else before
+        scores[p.id] = before[-1]
+        a = acc.get(p.id)
+        pairing[p.id] = [s + int(a.points(r) * unit) for r, s in enumerate(before, 1)] if a else before
 
     max_pts = max(sc.win, sc.draw)
     topscorer_line = max_pts * (rnd - 1) * unit  # twice the line, in units
     last = t.total_rounds is not None and rnd >= t.total_rounds
+    always_down = rules.unplayed_downfloat == "always"
 
     players: dict[int, PlayerState] = {}
     for p in t.players:
@@ -217,44 +233,43 @@ def _build_state(t: Tournament, rnd: int, rules: StateRules) -> RoundState:
         had_pab = False
         won_without_playing = False
         points_without_playing = False
+        forfeit_win = False
         unplayed = 0
-        for r in range(1, rnd):
-            e = p.entry(r)
-            if e is not None and e.played:
-                assert e.opponent is not None
+        mine = pairing[p.id]
+        for r, e in enumerate(blocks[p.id]):  # r: round - 1
+            if e is not None and e.opponent is not None and e.result in PLAYED_RESULTS:
                 if e.colour is not None:
                     colours.append(e.colour)
                 opps.add(e.opponent)
-                mine, theirs = pscore(p.id, r), pscore(e.opponent, r)
-                floats.append(Float.DOWN if mine > theirs else Float.UP if mine < theirs else Float.NONE)
+                theirs = pairing[e.opponent][r]
+                floats.append(Float.DOWN if mine[r] > theirs else Float.UP if mine[r] < theirs else Float.NONE)
                 continue
             unplayed += 1
             outcome = e.outcome if e is not None else Outcome.ZPB
-            pts = sc.points(outcome)
+            pts = units[outcome]
             if outcome is Outcome.PAB:
                 had_pab = True
-            if pts >= sc.win and pts > 0:
+            if pts >= win and pts > 0:
                 won_without_playing = True
             if pts > 0:
                 points_without_playing = True
-            if rules.unplayed_downfloat == "always":
+            if e is not None and e.result == "+":
+                forfeit_win = True
+            if always_down:
                 floats.append(Float.DOWN)
             else:
-                floats.append(Float.DOWN if (outcome is Outcome.PAB or pts > sc.loss) else Float.NONE)
+                floats.append(Float.DOWN if (outcome is Outcome.PAB or pts > loss) else Float.NONE)
         if rules.bye_rule == "win_points":
             eligible = not had_pab and not won_without_playing
         elif rules.bye_rule == "pab_or_forfeit_win":
-            eligible = not had_pab and not any(
-                (e := p.entry(r)) is not None and not e.played and e.result == "+"
-                for r in range(1, rnd)
-            )
+            eligible = not had_pab and not forfeit_win
         else:
             eligible = not had_pab and not points_without_playing
-        score = score_before[p.id][rnd - 1]
+        score = scores[p.id]
         players[p.id] = PlayerState(
             id=p.id,
             score=Fraction(score, unit),
-            pairing_score=Fraction(pscore(p.id, rnd), unit),
+            pairing_score=Fraction(mine[rnd - 1], unit),
             rating=p.rating,
             colours=tuple(colours),
             opponents=frozenset(opps),
@@ -265,7 +280,7 @@ def _build_state(t: Tournament, rnd: int, rules: StateRules) -> RoundState:
             had_pab=had_pab,
         )
     absent = absent_players(t, rnd)
-    present = sorted((pid for pid in ids if pid not in absent), key=lambda i: (-players[i].pairing_score, i))
+    present = sorted((pid for pid in ids if pid not in absent), key=lambda i: (-pairing[i][rnd - 1], i))
     if rules.bye_rule == "any_points" and len(present) % 2 and not any(players[i].pab_eligible for i in present):
         # 2013 B.1.b with every player having had points without playing: no pairing
         # meets it, and the reference (JaVaFo 1.4) gives the bye as if none had

@@ -187,7 +187,8 @@ def pair_round(
     with _collected_by_bracket():
         while not rc.done and (bracket := hooks.next_bracket(rc)) is not None:
             hooks.pair_bracket(rc, bracket)
-            gc.collect(1)
+            if gc.get_count()[0] >= _YOUNG_OBJECTS:
+                gc.collect(1)
             if rc.parted():
                 rc.mdps = []
                 break
@@ -209,13 +210,20 @@ def _completes_round(rc: RoundContext, hint: Sequence[Pair]) -> bool:
     return len(left) <= 1 and left <= rc.pab_allowed
 
 
+# Young objects (net container allocations since the last collection) past which the
+# loop above collects after a bracket.  A big bracket leaves far more; a small one far
+# fewer, and a collection after each of them was a tenth of a small round's Python.
+_YOUNG_OBJECTS = 20_000
+
+
 @contextmanager
 def _collected_by_bracket() -> Iterator[None]:
     """Python's cyclic garbage collection off while the brackets are paired, the young
-    objects collected after each bracket (the loop above).  A big bracket's models are
-    millions of objects; the automatic full collections traverse all of them again and
-    again (5,000 players: 2.7 s in 20,000 collections), and raising the thresholds
-    does not spare the full ones.  The state is restored, whatever the caller had."""
+    objects collected after a bracket that left many (the loop above).  A big bracket's
+    models are millions of objects; the automatic full collections traverse all of them
+    again and again (5,000 players: 2.7 s in 20,000 collections), and raising the
+    thresholds does not spare the full ones.  The state is restored, whatever the
+    caller had."""
     enabled = gc.isenabled()
     gc.disable()
     try:
