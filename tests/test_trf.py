@@ -194,6 +194,23 @@ def test_points_mismatch_is_a_warning() -> None:
     assert " 1.0" in write_trf(t).splitlines()[1][80:84]
 
 
+@pytest.mark.parametrize("points, agrees", [
+    ("1.5", True),  # every block: the win and the pre-entered half-point bye
+    ("1.0", True),  # the rounds played so far
+    ("2.0", True),  # so far, with round 2's acceleration (1.0)
+    ("2.5", True),  # every block, with round 2's acceleration
+    ("0.5", False),
+    ("1.2", False),  # no whole number of half points
+])
+def test_points_column_agrees_with_any_of_the_sums_programs_write(points: str, agrees: bool) -> None:
+    """Programs write the total, the total before the appended round not played yet,
+    either with the next round's acceleration; anything else is a warning."""
+    t = parse_trf(trf(player(1, "A", points, "   2 w 1", "0000 - H"), player(2, "B", "0.0", "   1 b 0"),
+                      "XXA    1  0.0  1.0"))
+    assert t.rounds_played == 1
+    assert any("Points column says" in w for w in t.warnings) is not agrees
+
+
 def test_points_may_include_a_pre_entered_bye() -> None:
     t = parse_trf(trf(player(1, "A", "1.5", "   2 w 1", "0000 - H"), player(2, "B", "0.0", "   1 b 0")))
     assert t.warnings == ()

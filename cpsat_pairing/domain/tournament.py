@@ -342,10 +342,18 @@ def declared_points_agree(t: Tournament, p: Player) -> bool:
     if p.declared_points is None:
         return True
     played = t.rounds_played
-    extra = next((a.points(played + 1) for a in t.acceleration if a.player_id == p.id), Fraction(0))
-    total = _points(p, t.scoring_units, None)
-    so_far = _points(p, t.scoring_units, played)
-    return p.declared_points in {total, so_far, total + extra, so_far + extra}
+    unit, per_outcome = t.scoring_units
+    # In whole units (a file's every line is read through here): a Points column that
+    # is no whole number of them agrees with no sum of results.
+    so_far = sum(per_outcome[e.outcome] for e in p.rounds[:played] if e is not None)
+    total = so_far + sum(per_outcome[e.outcome] for e in p.rounds[played:] if e is not None)
+    declared = p.declared_points * unit
+    if declared == total or declared == so_far:
+        return True
+    if not t.acceleration:
+        return False
+    extra = next((a.points(played + 1) for a in t.acceleration if a.player_id == p.id), Fraction(0)) * unit
+    return declared - extra in (total, so_far)
 
 
 def history(t: Tournament, rnd: int) -> Tournament:
