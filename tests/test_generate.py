@@ -251,6 +251,28 @@ def test_a_seed_whose_every_draw_is_unpairable_fails(monkeypatch: pytest.MonkeyP
     assert tried == [(0, "no valid pairing"), (1, "no valid pairing")]
 
 
+def test_a_round_with_nobody_left_to_pair_is_held_in_the_file() -> None:
+    """Stress seed 900,870: three players, all withdrawn after round 1 of 3.  Round 2
+    has nobody to pair; a round is held without a game only where every player has a
+    block in it, so each gets `0000 - Z` there (a withdrawn player's block is otherwise
+    left blank).  Before, round 2 was left blank and round 3 refused as a round past
+    the next one (the next to pair being round 2 again).  Stress seed 1,042, whose
+    round 1 nobody plays (all three arrive late), was already held so and is as it was."""
+    cfg = gen.GenConfig(profile="stress")
+    done = gen.play(900_870, cfg)
+    t = done.tournament
+    assert done.unpairable is None and len(t.players) == 3 and t.total_rounds == 3
+    assert t.rounds_played == 1 and t.next_pairable_round == 3
+    assert all(p.entry(2) is not None and p.entry(2).result == "Z" for p in t.players)
+    assert all(p.entry(3) is None for p in t.players)  # the last round: no block needed
+    text = write_trf(t)
+    c = counts([check_data(text.encode(), "deserted.trf")])
+    assert c["rounds"] == c["match"] >= 1, c
+    assert gen.generate_trf(900_870, cfg) == text
+    late = gen.generate(1_042, cfg)
+    assert late.rounds_played == 3 and all(p.entry(1).result == "Z" for p in late.players)
+
+
 # --- command line --------------------------------------------------------------------------
 
 

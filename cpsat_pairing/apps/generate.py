@@ -355,7 +355,13 @@ def _play_round(rng: random.Random, t: Tournament, rnd: int, plan: _Plan, cfg: G
     t = append_round(t, result.as_pairs(), result.bye, rnd)
     t = dataclasses.replace(t, absent_next=())
     rating = {p.id: p.rating for p in t.players}
-    final: dict[int, RoundEntry | None] = {pid: None for pid in withdrawn}
+    # A withdrawn player's block is left blank, unless nobody was left to pair and a
+    # round follows: a round is held without a game only where every player has a
+    # block in it (Tournament.next_pairable_round); else the next round to pair would
+    # be this one again.
+    deserted = not available and t.total_rounds is not None and rnd < t.total_rounds
+    final: dict[int, RoundEntry | None] = {pid: RoundEntry(None, None, "Z") if deserted else None
+                                           for pid in withdrawn}
     for white, black in result.as_pairs():
         if _chance(rng, ppm["forfeit_rate"]):
             # Whole percents (one draw of 100): every standard-profile seed's bytes depend on
