@@ -211,8 +211,8 @@ def _completes_round(rc: RoundContext, hint: Sequence[Pair]) -> bool:
 
 
 # Young objects (net container allocations since the last collection) past which the
-# loop above collects after a bracket.  A big bracket leaves far more; a small one far
-# fewer, and a collection after each of them was a tenth of a small round's Python.
+# loop above collects after a bracket.  A big bracket leaves far more; a small one about
+# a hundred, so collecting after each small bracket paid a collection for nothing.
 _YOUNG_OBJECTS = 20_000
 
 
