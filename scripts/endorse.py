@@ -15,8 +15,9 @@ the two directions of the certification:
 
 - theirs: seeds S..S+K-1 of ENGINE's random tournament generator (`--dutch -g [FILE]
   -o OUT -s SEED`: its default random configuration, or --config FILE, such as the
-  fields of `scripts/generator-configs/`), each checked with our `check`.  Every round that is not the rules' pairing is a discrepancy; each
-  is listed with the criterion that decides it.  C.02 allows at most 10 in 50,000
+  fields of `scripts/generator-configs/`), each checked with our `check`.  Every
+  round that is not the rules' pairing is a discrepancy; each is listed with the
+  criterion that decides it.  C.02 allows at most 10 in 50,000
   tournaments, so the figure for 50,000 is extrapolated from the measured rate when
   fewer were run (and says so).  A seed whose generation stops at a round for which
   the generator finds no valid pairing is no tournament: where our engine cannot pair

@@ -16,7 +16,7 @@ from fractions import Fraction
 from functools import cached_property
 
 from cpsat_pairing.domain.tournament import (
-    ABSENCE_RESULTS, PLAYED_RESULTS, Colour, Outcome, RoundEntry, Tournament, point_units,
+    ABSENCE_RESULTS, Colour, Outcome, RoundEntry, Tournament, point_units,
 )
 
 
@@ -237,7 +237,8 @@ def _build_state(t: Tournament, rnd: int, rules: StateRules) -> RoundState:
         unplayed = 0
         mine = pairing[p.id]
         for r, e in enumerate(blocks[p.id]):  # r: round - 1
-            if e is not None and e.opponent is not None and e.result in PLAYED_RESULTS:
+            if e is not None and e.played:
+                assert e.opponent is not None
                 if e.colour is not None:
                     colours.append(e.colour)
                 opps.add(e.opponent)

@@ -9,7 +9,7 @@ so that one tournament can be looked at "as of round R" for any R.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from fractions import Fraction
@@ -324,10 +324,14 @@ def point_units(scoring: Scoring, extra: tuple[Fraction, ...] = ()) -> PointUnit
     return unit, MappingProxyType({o: int(v * unit) for o, v in values.items()})
 
 
+def _in_units(blocks: Iterable[RoundEntry | None], per_outcome: Mapping[Outcome, int]) -> int:
+    """The points of `blocks`, in whole units of the scoring's unit."""
+    return sum(per_outcome[e.outcome] for e in blocks if e is not None)
+
+
 def _points(player: Player, units: PointUnits, upto: int | None) -> Fraction:
     unit, per_outcome = units
-    rounds = player.rounds if upto is None else player.rounds[:upto]
-    return Fraction(sum(per_outcome[e.outcome] for e in rounds if e is not None), unit)
+    return Fraction(_in_units(player.rounds if upto is None else player.rounds[:upto], per_outcome), unit)
 
 
 def player_points(player: Player, scoring: Scoring, upto: int | None = None) -> Fraction:
@@ -345,8 +349,8 @@ def declared_points_agree(t: Tournament, p: Player) -> bool:
     unit, per_outcome = t.scoring_units
     # In whole units (a file's every line is read through here): a Points column that
     # is no whole number of them agrees with no sum of results.
-    so_far = sum(per_outcome[e.outcome] for e in p.rounds[:played] if e is not None)
-    total = so_far + sum(per_outcome[e.outcome] for e in p.rounds[played:] if e is not None)
+    so_far = _in_units(p.rounds[:played], per_outcome)
+    total = so_far + _in_units(p.rounds[played:], per_outcome)
     declared = p.declared_points * unit
     if declared == total or declared == so_far:
         return True
