@@ -148,6 +148,11 @@ def test_scores_in_point_units_under_any_scoring_and_acceleration() -> None:
     # The last round: 3 + 1/3 + 1/2 + 5/2 + 3 = 28/3 is more than half of 3 x 5 rounds;
     # his opponents are below it.
     last = build_state(t, 6)
+    # In whole units (the brackets' comparisons): each the score times one factor.
+    for units, score in ((last.pairing_units, "pairing_score"), (last.score_units, "score")):
+        factors = {units[pid] / getattr(ps, score) for pid, ps in last.players.items() if getattr(ps, score)}
+        assert len(factors) == 1 and all(isinstance(u, int) for u in units.values())
+        assert all(units[pid] == 0 for pid, ps in last.players.items() if not getattr(ps, score))
     line = Fraction(3 * 5, 2)
     assert [(pid, last.players[pid].topscorer) for pid in sorted(last.players)] == [
         (pid, last.players[pid].score > line) for pid in sorted(last.players)]
@@ -173,3 +178,23 @@ def test_ranking_order_is_pairing_score_then_tpn(path: str) -> None:
         assert list(st.present) == [pid for pid in expected if pid not in st.absent]
         accelerated += any(ps.pairing_score != ps.score for ps in st.players.values())
     assert accelerated
+
+
+@pytest.mark.parametrize("path", ["bugs/accel-far-389.trf", "realtrf/GrzegorzKi__CompetiChess/testTrfFile.txt"])
+def test_scores_in_whole_units_order_and_tie_as_the_scores(path: str) -> None:
+    """The brackets' criteria and the board order compare scores as integers
+    (`pairing_units`, `score_units`): on accelerated files (quarter and half points
+    apart from the scores) two players' units compare as their Fractions do."""
+    from pathlib import Path
+
+    from cpsat_pairing.formats.trf_read import read_trf
+
+    t = read_trf(Path(__file__).parent / "fixtures" / path)
+    for rnd in range(1, t.rounds_played + 2):
+        st = build_state(t, rnd)
+        for units, score in ((st.pairing_units, "pairing_score"), (st.score_units, "score")):
+            assert set(units) == set(st.players)
+            values = {pid: getattr(ps, score) for pid, ps in st.players.items()}
+            for p in st.players:
+                for q in st.players:
+                    assert (units[p] < units[q], units[p] == units[q]) == (values[p] < values[q], values[p] == values[q])

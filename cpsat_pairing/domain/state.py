@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from fractions import Fraction
 from functools import cached_property
+from math import lcm
 
 from cpsat_pairing.domain.tournament import (
     ABSENCE_RESULTS, Colour, Outcome, RoundEntry, Tournament, point_units,
@@ -133,14 +134,34 @@ class RoundState:
         """Each player's pairing score as its place among the distinct scores, highest
         first: the same order as the scores, compared as small integers (every
         bracket and every board sorts by it)."""
-        scores = {ps.pairing_score for ps in self.players.values()}
-        level = {s: i for i, s in enumerate(sorted(scores, reverse=True))}
-        return {pid: level[ps.pairing_score] for pid, ps in self.players.items()}
+        units = self.pairing_units
+        level = {u: i for i, u in enumerate(sorted(set(units.values()), reverse=True))}
+        return {pid: level[u] for pid, u in units.items()}
+
+    @cached_property
+    def pairing_units(self) -> dict[int, int]:
+        """Each player's pairing score as a whole number of units (`_in_whole_units`):
+        the brackets' criteria group and compare scores many times over, and an
+        integer hashes and compares far faster than a Fraction."""
+        return _in_whole_units({pid: ps.pairing_score for pid, ps in self.players.items()})
+
+    @cached_property
+    def score_units(self) -> dict[int, int]:
+        """Each player's real score (no acceleration) in whole units, as `pairing_units`
+        (the board order sorts by it)."""
+        return _in_whole_units({pid: ps.score for pid, ps in self.players.items()})
 
     @property
     def is_last_round(self) -> bool:
         total = self.tournament.total_rounds
         return total is not None and self.round >= total
+
+
+def _in_whole_units(scores: dict[int, Fraction]) -> dict[int, int]:
+    """Scores as integers in units of 1/d, d the least common denominator: the same
+    order, equal exactly where the scores are equal."""
+    d = lcm(*{s.denominator for s in scores.values()}) if scores else 1
+    return {pid: s.numerator * (d // s.denominator) for pid, s in scores.items()}
 
 
 def round_exists(t: Tournament, rnd: int) -> bool:
@@ -226,6 +247,14 @@ def _build_state(t: Tournament, rnd: int, rules: StateRules) -> RoundState:
     always_down = rules.unplayed_downfloat == "always"
 
     players: dict[int, PlayerState] = {}
+    fractions: dict[int, Fraction] = {}  # each score (in units) made once: few are distinct
+
+    def fraction(units: int) -> Fraction:
+        made = fractions.get(units)
+        if made is None:
+            made = fractions[units] = Fraction(units, unit)
+        return made
+
     for p in t.players:
         colours: list[Colour] = []
         opps: set[int] = set()
@@ -269,8 +298,8 @@ def _build_state(t: Tournament, rnd: int, rules: StateRules) -> RoundState:
         score = scores[p.id]
         players[p.id] = PlayerState(
             id=p.id,
-            score=Fraction(score, unit),
-            pairing_score=Fraction(mine[rnd - 1], unit),
+            score=fraction(score),
+            pairing_score=fraction(mine[rnd - 1]),
             rating=p.rating,
             colours=tuple(colours),
             opponents=frozenset(opps),

@@ -27,7 +27,8 @@ from ortools.sat.python import cp_model
 from cpsat_pairing.dutch.bracket import BracketModel, Pair
 from cpsat_pairing.dutch.near import FarPairs, near_rows
 from cpsat_pairing.solver.lex import LexSolver
-from cpsat_pairing.solver.terms import add_linear
+from cpsat_pairing.solver.cpsat import INT_MIN
+from cpsat_pairing.solver.terms import add_linear, add_sums
 from cpsat_pairing.solver.matching import is_perfect
 
 
@@ -80,14 +81,16 @@ class AggregateBracketModel(BracketModel):
                 terms.append(self.u[p].index)
             add_linear(m, terms, [1] * len(terms), 1)
         if odd and not self.lower:
-            m.add(sum(self.u.values()) == 1)
+            add_sums(m, [(1, self.u.values())], 1, 1)
         elif odd:
-            m.add(sum(self.u.values()) <= 1)
+            add_sums(m, [(1, self.u.values())], INT_MIN, 1)
         if self.exit:
-            m.add(sum(self.exit.values()) <= len(self.lower))
-        m.add(sum(self.dn.values()) == sum(self.up.values()))
+            add_sums(m, [(1, self.exit.values())], INT_MIN, len(self.lower))
+        # sum(dn) == sum(up), and 2 * sum(nn_pairs) == sum(w), as `model.add` writes
+        # them: with nothing on the left, `0 == e` is `e == 0`.
+        add_sums(m, [(1, self.dn.values()), (-1, self.up.values())] if self.dn else [(1, self.up.values())], 0, 0)
         self.nn_pairs = [m.new_bool_var(f"nn_{i}") for i in range(len(self.w) // 2)]
-        m.add(2 * sum(self.nn_pairs) == sum(self.w.values()))
+        add_sums(m, [(2, self.nn_pairs), (-1, self.w.values())] if self.nn_pairs else [(1, self.w.values())], 0, 0)
         for a, b in zip(self.nn_pairs, self.nn_pairs[1:]):
             m.add_implication(b, a)
         mdps = self.mdps
@@ -134,12 +137,17 @@ class AggregateBracketModel(BracketModel):
         return out
 
     def next_bracket_pairs(self) -> dict[Fraction, list[cp_model.IntVar]]:
-        by_level: dict[Fraction, list[cp_model.IntVar]] = {}
+        units = self.units
+        by_level: dict[int, list[cp_model.IntVar]] = {}
+        higher: dict[int, int] = {}  # a player of each level
         for p, v in self.dn.items():
-            by_level.setdefault(self.score[p], []).append(v)
+            by_level.setdefault(units[p], []).append(v)
+            higher.setdefault(units[p], p)
         if self.nn_pairs:
-            by_level.setdefault(self.score[self.next_group[0]], []).extend(self.nn_pairs)
-        return by_level
+            first = self.next_group[0]
+            by_level.setdefault(units[first], []).extend(self.nn_pairs)
+            higher.setdefault(units[first], first)
+        return {self.score[higher[level]]: vs for level, vs in by_level.items()}
 
     # -- realising the counts ------------------------------------------------------
 

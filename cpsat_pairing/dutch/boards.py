@@ -88,6 +88,7 @@ def make_boards(t: Tournament, st: RoundState, pairs: list[Pair], ed: Edition | 
 def board_key(st: RoundState, pair: Pair) -> tuple[object, ...]:
     """Board order (C.04.2 Art. 3.6): the higher player's score, then the lower player's
     score (same as the sum), then the higher player's TPN; real scores, no acceleration."""
-    a, b = st.players[pair[0]], st.players[pair[1]]
-    hi, lo = (a, b) if (-a.score, a.id) < (-b.score, b.id) else (b, a)
-    return (-hi.score, -lo.score, hi.id)
+    units = st.score_units  # the scores as integers: every board of every round sorts by them
+    a, b = pair
+    hi, lo = (a, b) if (-units[a], a) < (-units[b], b) else (b, a)
+    return (-units[hi], -units[lo], hi)

@@ -82,6 +82,7 @@ class BracketModel(PairIndices):
         self.in_bracket = frozenset(self.bracket)
         self.residents = [p for p in self.bracket if p not in self.mdps]
         self.score = {p: self.state.players[p].pairing_score for p in self.remaining}
+        self.units = self.state.pairing_units  # the same scores as integers, to group and compare by
         self._bracket_pairs: list[tuple[Pair, cp_model.IntVar]] | None = None
         # Every pair variable joins two bracket players (the local and aggregate models).
         self.x_in_bracket = self.local
@@ -382,11 +383,16 @@ class BracketModel(PairIndices):
         resident as the lower player), by the score of the higher player."""
         ns = frozenset(self.next_group)
         nb = self.in_bracket | ns
-        by_level: dict[Fraction, list[cp_model.IntVar]] = {}
+        units = self.units
+        by_level: dict[int, list[cp_model.IntVar]] = {}
+        higher: dict[int, int] = {}  # a player of each level
         for (p, q), v in self.x.items():
             if p in nb and q in nb and (p in ns or q in ns):
-                by_level.setdefault(max(self.score[p], self.score[q]), []).append(v)
-        return by_level
+                hi = p if units[p] >= units[q] else q
+                level = units[hi]
+                by_level.setdefault(level, []).append(v)
+                higher.setdefault(level, hi)
+        return {self.score[higher[level]]: vs for level, vs in by_level.items()}
 
     # -- reading the incumbent ---------------------------------------------------
 

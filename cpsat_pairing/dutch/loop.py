@@ -70,8 +70,11 @@ class RoundContext:
     def group(self) -> dict[int, int]:
         """Each player's scoregroup as its index in `scoregroups` (set once, before the
         first bracket): the brackets then compare small integers, not Fractions."""
-        index = {s: k for k, s in enumerate(self.scoregroups)}
-        return {p: index[s] for p, s in self.score.items()}
+        units = self.state.pairing_units
+        present = self.state.present
+        index = {u: k for k, u in enumerate(sorted({units[p] for p in present}, reverse=True))}
+        assert len(index) == len(self.scoregroups)
+        return {p: index[units[p]] for p in present}
 
     def record(self, trace: BracketTrace, witness: list[Pair] | None = None) -> None:
         """A bracket is paired: its pairs are final, its downfloaters move down."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 
 from cpsat_pairing.domain.tournament import PENDING_RESULT
 from cpsat_pairing.errors import LimitExceeded
@@ -44,8 +45,10 @@ def block_col(rnd: int) -> int:
     return ROUND1_COL + ROUND_STRIDE * (rnd - 1)
 
 
+@lru_cache(maxsize=256)
 def points_text(value: Fraction) -> str:
-    """Points as people read them: `4`, `5.5`, `0.25` (never `11/2`)."""
+    """Points as people read them: `4`, `5.5`, `0.25` (never `11/2`).  Cached: every
+    bracket labels its tiers by score, and a tournament has few distinct scores."""
     text = format_points(value)
     return text[:-2] if text.endswith(".0") else text
 

@@ -174,17 +174,24 @@ class Term:
         if self.one_hot:
             return None
         if self._forced is None:
-            weight: dict[int, int] = {}
-            for c, i in zip(self.coefs, self.indices):
-                weight[i] = weight.get(i, 0) + c
-            upper = self.upper or {}
-            if any(c < 0 for i, c in weight.items() if i in upper):
-                least = None  # an integer at its upper bound: a constraint states it
-            else:
-                least = sum(c for c in weight.values() if c < 0)
-            self._forced = (least, [(i, 0 if c > 0 else 1) for i, c in weight.items() if c])
+            self._forced = self._least_and_forced()
         least, forced = self._forced
         return forced if least is not None and val == least else None
+
+    def _least_and_forced(self) -> tuple[int | None, list[tuple[int, int]]]:
+        """`forced`'s least value (None: never forced) and the values it forces."""
+        indices = self.indices
+        if not self.upper and len(set(indices)) == len(indices):
+            # Booleans, each once (most terms): each coefficient is its variable's weight.
+            coefs = self.coefs
+            return sum(c for c in coefs if c < 0), [(i, 0 if c > 0 else 1) for c, i in zip(coefs, indices) if c]
+        weight: dict[int, int] = {}
+        for c, i in zip(self.coefs, indices):
+            weight[i] = weight.get(i, 0) + c
+        upper = self.upper or {}
+        if any(c < 0 for i, c in weight.items() if i in upper):
+            return None, []  # an integer at its upper bound: a constraint states it
+        return sum(c for c in weight.values() if c < 0), [(i, 0 if c > 0 else 1) for i, c in weight.items() if c]
 
     def expr(self) -> cp_model.LinearExprT:
         return cp_model.LinearExpr.weighted_sum(self.vars, self.coefs)
@@ -280,3 +287,17 @@ def add_weighted(model: Model, indices: list[int], coefs: list[int], lo: int, hi
     linear.vars.extend(indices)
     linear.coeffs.extend(coefs)
     linear.domain.extend([lo, hi])
+
+
+def add_sums(model: Model, parts: Sequence[tuple[int, Iterable[cp_model.IntVar]]], lo: int, hi: int) -> None:
+    """lo <= sum(c * sum(variables) for c, variables in parts) <= hi, written into the
+    proto exactly as `model.add` writes that expression (the variables in index order;
+    with none, the constant's truth), without building it through the modelling layer
+    term by term: a model's few sums over a family of its variables.  Each variable
+    appears in one part only."""
+    coefs = {v.index: c for c, variables in parts for v in variables}
+    if not coefs:
+        model.add(lo <= 0 <= hi)
+        return
+    indices = sorted(coefs)
+    add_weighted(model, indices, [coefs[i] for i in indices], lo, hi)

@@ -71,13 +71,24 @@ def downfloater_scores(bm: BracketModel) -> list[Term]:
     players below it (`_floated_at_least`): at the lowest level that is all of it, so
     the last tier is settled without a solve.
     """
-    levels = _levels({bm.score[p] for p in bm.bracket})
-    out = [bm.term("C7", f"downfloaters scoring {points(s)}", ((1, bm.df[p]) for p in bm.bracket if bm.score[p] == s))
-           for s in levels]
+    by_level = _by_level(bm, bm.bracket)
+    levels = sorted(by_level, reverse=True)
+    out = [bm.term("C7", f"downfloaters scoring {points(bm.score[by_level[u][0]])}", ((1, bm.df[p]) for p in by_level[u]))
+           for u in levels]
     if bm.far is None:
-        below = [sum(1 for p in bm.bracket if bm.score[p] < s) for s in levels]
+        below = len(bm.bracket)
         for i, term in enumerate(out):
-            term.least = functools.partial(_floated_at_least, term, out[:i], below[i])
+            below -= len(by_level[levels[i]])
+            term.least = functools.partial(_floated_at_least, term, out[:i], below)
+    return out
+
+
+def _by_level(bm: BracketModel, players: list[int]) -> dict[int, list[int]]:
+    """`players` by their score (in whole units), each level's in their order."""
+    units = bm.units
+    out: dict[int, list[int]] = {}
+    for p in players:
+        out.setdefault(units[p], []).append(p)
     return out
 
 
@@ -314,8 +325,9 @@ def _floated_again(term: Term, level: str, fresh: int, solver: LexSolver) -> int
 
 def _upfloaters(bm: BracketModel, ago: int, criterion: str, detail: str) -> list[Term]:
     weighted = []
+    units = bm.units
     for (p, q), v in bm.mdp_pairs():
-        lo = q if bm.score[p] > bm.score[q] else p if bm.score[q] > bm.score[p] else None
+        lo = q if units[p] > units[q] else p if units[q] > units[p] else None
         if lo is not None and bm.state.players[lo].float_in(ago) is Float.UP:
             weighted.append((1, v))
     return [bm.term(criterion, detail, weighted)]
@@ -348,24 +360,27 @@ def repeated_upfloat_2(bm: BracketModel) -> list[Term]:
 def _repeated_floaters_by_level(bm: BracketModel, ago: int, criterion: str, detail: str) -> list[Term]:
     """Per score level, highest first: bracket players with a downfloat `ago` rounds
     back who float again (an MDP's repeated float weighs more than any resident's)."""
-    by_level: dict[Fraction, list[cp_model.IntVar]] = {}
-    for p in bm.bracket:
-        if bm.state.players[p].float_in(ago) is Float.DOWN:
-            by_level.setdefault(bm.score[p], []).append(bm.df[p])
-    return [bm.term(criterion, f"{detail} at score {points(s)}", ((1, v) for v in by_level[s])) for s in _levels(set(by_level))]
+    players = bm.state.players
+    by_level = _by_level(bm, [p for p in bm.bracket if players[p].float_in(ago) is Float.DOWN])
+    return [bm.term(criterion, f"{detail} at score {points(bm.score[by_level[u][0]])}", ((1, bm.df[p]) for p in by_level[u]))
+            for u in sorted(by_level, reverse=True)]
 
 
 def _upfloat_pairs_by_level(bm: BracketModel, ago: int, criterion: str, detail: str) -> list[Term]:
     """Per MDP score level, highest first (the larger score difference first): pairs
     whose resident upfloated `ago` rounds back."""
-    by_level: dict[Fraction, list[cp_model.IntVar]] = {}
+    units = bm.units
+    by_level: dict[int, list[cp_model.IntVar]] = {}
+    higher: dict[int, int] = {}  # an MDP of each level
     for (p, q), v in bm.mdp_pairs():
-        if bm.score[p] == bm.score[q]:
+        if units[p] == units[q]:
             continue
-        hi, lo = (p, q) if bm.score[p] > bm.score[q] else (q, p)
+        hi, lo = (p, q) if units[p] > units[q] else (q, p)
         if bm.state.players[lo].float_in(ago) is Float.UP:
-            by_level.setdefault(bm.score[hi], []).append(v)
-    return [bm.term(criterion, f"{detail} at MDP score {points(s)}", ((1, v) for v in by_level[s])) for s in _levels(set(by_level))]
+            by_level.setdefault(units[hi], []).append(v)
+            higher.setdefault(units[hi], hi)
+    return [bm.term(criterion, f"{detail} at MDP score {points(bm.score[higher[u]])}", ((1, v) for v in by_level[u]))
+            for u in sorted(by_level, reverse=True)]
 
 
 @criterion("C18")

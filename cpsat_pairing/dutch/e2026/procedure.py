@@ -73,20 +73,22 @@ def pab_prepass(st: RoundState, present: list[int], ok: Compatibility) -> tuple[
     dummy = n
     index = {p: i for i, p in enumerate(present)}
     eligible = [p for p in present if st.players[p].pab_eligible]
-    levels: list[Fraction | None] = [None]
+    units = st.pairing_units
+    levels: list[int | None] = [None]
     if n % 2:
-        levels = [*sorted({st.players[p].pairing_score for p in eligible})]
+        levels = [*sorted({units[p] for p in eligible})]
     adj = LazyAdjacency(n + n % 2, row)
     mate = greedy_mate(present, ok.excluded) + [-1] * (n % 2)
     for level in levels:
-        if level is not None:
-            for p in eligible:
-                if st.players[p].pairing_score == level:
-                    adj.add_edge(dummy, index[p])
+        score = None
+        for p in eligible if level is not None else ():
+            if units[p] == level:
+                adj.add_edge(dummy, index[p])
+                score = st.players[p].pairing_score
         perfect, mate = is_perfect(adj, mate)
         if perfect:
             pairs = [(p, present[mate[i]]) for i, p in enumerate(present) if i < mate[i] < dummy]
-            return level, pairs
+            return score, pairs
     raise no_valid_pairing(st, present, ok)
 
 
