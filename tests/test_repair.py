@@ -16,7 +16,10 @@ from cpsat_pairing import SolverSettings, pair, read_trf
 from cpsat_pairing.dutch import bracket, order
 from cpsat_pairing.solver.cpsat import STATS
 from cpsat_pairing.solver.repair import repair
+from cpsat_pairing.domain.state import round_exists
 from cpsat_pairing.testing.large import make_large
+
+from helpers import CORPUS_2026
 
 EVERYWHERE = SolverSettings(sparse_from=0)
 
@@ -122,3 +125,30 @@ def test_every_proposal_pairs_each_player_once(random_round: Path, monkeypatch: 
                 assert placed(proposal) == placed(incumbent) == 1, p
                 traded += proposal.get(df[p], 0) != incumbent.get(df[p], 0)
     assert traded  # some downfloater traded places with a resident
+
+
+def test_an_mdp_is_re_paired_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An MDP paired with a resident is re-paired like a resident (a better colour
+    match for the MDP often reaches [C12]'s bound without a search), never with
+    another MDP: on the first 2026 files some proposal gives an MDP another partner,
+    and every round pairs as the search alone pairs it (test_shortcuts.py)."""
+    moved = 0
+
+    def spy(bm, chunk, target=None, trade=True):
+        nonlocal moved
+        proposal = repair(bm, chunk, target, trade)
+        if proposal is not None:
+            values = bm.solver.values
+            for p in bm.mdps:
+                partners = [q for q, i in bm.adj_index[p] if proposal.get(i)]
+                assert not any(q in bm.mdps for q in partners), (p, partners)
+                moved += partners != [q for q, i in bm.adj_index[p] if values.get(i)]
+        return proposal
+
+    monkeypatch.setattr(bracket, "repair", spy)
+    for path in CORPUS_2026[:4]:
+        t = read_trf(path)
+        for rnd in range(2, max(len(p.rounds) for p in t.players) + 1):
+            if round_exists(t, rnd):
+                pair(t, rnd, "dutch-2026")
+    assert moved

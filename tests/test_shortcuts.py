@@ -11,8 +11,8 @@ round pairs the same, with the same tiers, with it and without it; and it does d
   scoregroup's size, [C12] by the colour preferences' counts; an incumbent at its
   bound is optimal without a solve;
 - a small bracket model's repair (solver/repair.py, `SolverSettings.small_repair`; the
-  2026 and 2013 brackets): a re-pairing of the residents that reaches the tiers' own
-  bounds is optimal;
+  2026 and 2013 brackets): a re-pairing inside the bracket (MDPs too) that reaches
+  the tiers' own bounds is optimal;
 - a given pairing as the round's first witness (`pair(..., hint=)`, which `check` gives
   the file's own): the models start from it, and every tier is still proven.
 """

@@ -170,7 +170,7 @@ class BracketModel(PairIndices):
         near model: the bound, which its certificates need; a model too small for a
         restriction but with `bound_from` pairs: the bound, which a search on
         propagation alone then often reaches, LexSolver._reaching_run).  Any other
-        model gets the residents' re-pairing alone, tried against the tiers' own
+        model gets the bracket's re-pairing alone, tried against the tiers' own
         bounds (`SolverSettings.small_repair`)."""
         optional = self.optional_pairs()
         me = weakref.proxy(self)  # see `counts`

@@ -1,16 +1,18 @@
-"""Re-pairing the residents: a cheap primal move for a big bracket's pair tiers.
+"""Re-pairing the bracket's pairs: a cheap primal move for a bracket's pair tiers.
 
 A tier over the bracket's own pairs ([C12] colour preferences, mostly) starts from the
 previous tier's solution, which was chosen for other reasons: it can be far from the
-count model's bound (bounds.py), farther than CP-SAT's restricted solves get within
-their budget.  Re-pairing
-the residents among themselves with a maximum matching on the pairs the tier does not
-weigh, then completing it with the others, usually reaches the bound at once; a
-solution that reaches the bound is optimal, and the tier costs no search.
+count model's bound (bounds.py), or the tier's own, farther than CP-SAT's restricted
+solves get within their budget.  Re-pairing the players paired inside the bracket
+(residents, and MDPs with residents: the MDP set stays, which MDP meets whom is the
+generation order's, after every quality tier) among themselves with a maximum matching
+on the pairs the tier does not weigh, then completing it with the others, usually
+reaches the bound at once; a solution that reaches the bound is optimal, and the tier
+costs no search.
 
 What must not change is kept as it is: the downfloaters and everyone paired outside
-the bracket or with an MDP, and every pair that a fixed tier weighs (so every fixed
-tier keeps its value).  The same move answers the generation order's first question,
+the bracket, and every pair that a fixed tier weighs (so every fixed tier keeps its
+value); two MDPs never meet inside the bracket (Art. 3.2).  The same move answers the generation order's first question,
 "no exchange?" (Art. 4.3): re-pair the remainder across S1 and S2 (`split_witness`).
 Both only propose; the solver (solver/lex.py) checks a proposal against the whole model
 (every variable fixed: evaluated by solver/evaluate.py, or one CP-SAT call) before it is
@@ -42,8 +44,8 @@ def chunk_costs(chunk: Sequence[tuple[Term, int]]) -> dict[int, int]:
 
 def repair(bm: BracketView, chunk: Sequence[tuple[Term, int]], target: int | None = None,
            trade: bool = True) -> dict[int, int] | None:
-    """The incumbent with the residents' pairs among themselves re-made to lower the
-    chunk's value (each pair's cost: its weight in the chunk), or None if nothing was
+    """The incumbent with the pairs inside the bracket re-made among their players to
+    lower the chunk's value (each pair's cost: its weight in the chunk), or None if nothing was
     found.  The result still has to be checked against the model.
 
     With `trade`, a resident who floats down may trade places with one paired inside:
@@ -60,14 +62,13 @@ def repair(bm: BracketView, chunk: Sequence[tuple[Term, int]], target: int | Non
     weighed = solver.weighed  # such pairs stay as they are, and none is made
     closed = solver.zero_for_good()  # (not the restriction: the check lifts it)
     adj = bm.adj_index
-    residents = bm.residents
-    resident = frozenset(residents)
+    inside, mdps = bm.inside, bm.mdps
     old: list[int] = []  # the variables of the pairs re-made
     movable: list[int] = []
-    for p in residents:
+    for p in bm.bracket:
         for q, i in adj[p]:
             if values.get(i):
-                if q in resident and i not in weighed:
+                if inside(p, q) and i not in weighed:
                     movable.append(p)
                     if p < q:
                         old.append(i)
@@ -88,7 +89,8 @@ def repair(bm: BracketView, chunk: Sequence[tuple[Term, int]], target: int | Non
         # Each pair to another player of the graph (both residents: inside the bracket)
         # that no fixed tier weighs and nothing has closed, with its cost.
         allowed = [(b, price(i, 0)) for q, i in adj[p]
-                   if (b := at(q)) is not None and i not in weighed and i not in closed]
+                   if (b := at(q)) is not None and i not in weighed and i not in closed
+                   and (q not in mdps or p not in mdps)]
         edges[a].update(allowed)
         free[a] = [b for b, c in allowed if c <= 0]
         costly[a] = [b for b, c in allowed if c > 0]

@@ -99,10 +99,10 @@ class SolverSettings:
     # way (solver/search.py, the walk), within `walk_budget` branches per S1 player.
     walk_transposition: bool = True
     walk_budget: int = 8
-    # A small bracket model's tier first tries the residents re-paired (solver/repair.py)
-    # against the tier's own bound (`Term.least`): a proposal that reaches it is optimal
-    # and checked whole, so the tier needs no CP-SAT call.  Big models always do this,
-    # against the count model's bound.
+    # A small bracket model's tier first tries the bracket's pairs re-made
+    # (solver/repair.py) against the tier's own bound (`Term.least`): a proposal that
+    # reaches it is optimal and checked whole, so the tier needs no CP-SAT call.  Big
+    # models always do this, against the count model's bound.
     small_repair: bool = True
     # A complete proposal is checked without CP-SAT (solver/evaluate.py) in plain Python
     # on a model of at most this many variables, in numpy on a bigger one: numpy's
