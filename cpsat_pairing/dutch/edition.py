@@ -22,7 +22,6 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -88,11 +87,15 @@ class Edition:
 
 
 def _models_dir() -> Path:
-    """models/ ships inside the wheel as cpsat_pairing/models; in a checkout it is top-level."""
-    packaged = resources.files("cpsat_pairing") / "models"
+    """models/ ships inside the wheel as cpsat_pairing/models; in a checkout it is
+    top-level.  Found from this file, not through importlib.resources: its import
+    (tempfile, shutil, zipfile) is a tenth of a fresh process's pairing of a small
+    round, and an installed package is a directory (the path is read as one)."""
+    package = Path(__file__).resolve().parents[1]
+    packaged = package / "models"
     if packaged.is_dir():
-        return Path(str(packaged))
-    return Path(__file__).resolve().parents[2] / "models"
+        return packaged
+    return package.parent / "models"
 
 
 def available() -> list[str]:
