@@ -165,7 +165,7 @@ def test_fixed_search_past_its_budget_is_solved_tier_by_tier(monkeypatch) -> Non
 def test_bounds_and_repairs_that_give_nothing(monkeypatch) -> None:
     """The count model gives no bound and repair no proposal: the solves decide."""
     monkeypatch.setattr(CountBound, "minimum", lambda self, chunk, fixed: None)
-    monkeypatch.setattr(bracket, "repair", lambda bm, chunk, target=None: None)
+    monkeypatch.setattr(bracket, "repair", lambda bm, chunk, target=None, **options: None)
     assert _replays_exactly(CORPUS_2026[:2], settings=RESTRICTED) > 0
 
 

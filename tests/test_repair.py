@@ -128,15 +128,15 @@ def test_every_proposal_pairs_each_player_once(random_round: Path, monkeypatch: 
 
 
 def test_an_mdp_is_re_paired_too(monkeypatch: pytest.MonkeyPatch) -> None:
-    """An MDP paired with a resident is re-paired like a resident (a better colour
-    match for the MDP often reaches [C12]'s bound without a search), never with
-    another MDP: on the first 2026 files some proposal gives an MDP another partner,
-    and every round pairs as the search alone pairs it (test_shortcuts.py)."""
+    """In a small model an MDP paired with a resident is re-paired like a resident (a
+    better colour match for the MDP often reaches [C12]'s bound without a search),
+    never with another MDP: on the first 2026 files some proposal gives an MDP another
+    partner, and every round pairs as the search alone pairs it (test_shortcuts.py)."""
     moved = 0
 
-    def spy(bm, chunk, target=None, trade=True):
+    def spy(bm, chunk, target=None, trade=True, with_mdps=False):
         nonlocal moved
-        proposal = repair(bm, chunk, target, trade)
+        proposal = repair(bm, chunk, target, trade, with_mdps)
         if proposal is not None:
             values = bm.solver.values
             for p in bm.mdps:

@@ -181,7 +181,7 @@ class BracketModel(PairIndices):
                 (lambda chunk: settled_pairs(me, chunk, width)) if self.far is not None else None,
             )
         elif self.settings.small_repair:
-            self.solver.use_restrictions([], None, lambda chunk, target: repair(me, chunk, target))
+            self.solver.use_restrictions([], None, lambda chunk, target: repair(me, chunk, target, with_mdps=True))
 
     def player_families(self) -> dict[str, dict[int, cp_model.IntVar]]:
         return {"df": self.df, "u": self.u, "exit": self.exit}

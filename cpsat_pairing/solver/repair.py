@@ -3,20 +3,21 @@
 A tier over the bracket's own pairs ([C12] colour preferences, mostly) starts from the
 previous tier's solution, which was chosen for other reasons: it can be far from the
 count model's bound (bounds.py), or the tier's own, farther than CP-SAT's restricted
-solves get within their budget.  Re-pairing the players paired inside the bracket
-(residents, and MDPs with residents: the MDP set stays, which MDP meets whom is the
-generation order's, after every quality tier) among themselves with a maximum matching
-on the pairs the tier does not weigh, then completing it with the others, usually
-reaches the bound at once; a solution that reaches the bound is optimal, and the tier
-costs no search.
+solves get within their budget.  Re-pairing the residents among themselves (and in a
+small model the MDPs with them: the MDP set stays, which MDP meets whom is the
+generation order's, after every quality tier) with a maximum matching on the pairs
+the tier does not weigh, then completing it with the others, usually reaches the
+bound at once; a solution that reaches the bound is optimal, and the tier costs no
+search.
 
 What must not change is kept as it is: the downfloaters and everyone paired outside
 the bracket, and every pair that a fixed tier weighs (so every fixed tier keeps its
-value); two MDPs never meet inside the bracket (Art. 3.2).  The same move answers the generation order's first question,
-"no exchange?" (Art. 4.3): re-pair the remainder across S1 and S2 (`split_witness`).
-Both only propose; the solver (solver/lex.py) checks a proposal against the whole model
-(every variable fixed: evaluated by solver/evaluate.py, or one CP-SAT call) before it is
-kept, and searches as without it if it fails.
+value); two MDPs never meet inside the bracket (Art. 3.2).  The same move answers the
+generation order's first question, "no exchange?" (Art. 4.3): re-pair the remainder
+across S1 and S2 (`split_witness`).  Both only propose; the solver (solver/lex.py)
+checks a proposal against the whole model (every variable fixed: evaluated by
+solver/evaluate.py, or one CP-SAT call) before it is kept, and searches as without it
+if it fails.
 """
 
 from __future__ import annotations
@@ -43,10 +44,17 @@ def chunk_costs(chunk: Sequence[tuple[Term, int]]) -> dict[int, int]:
 
 
 def repair(bm: BracketView, chunk: Sequence[tuple[Term, int]], target: int | None = None,
-           trade: bool = True) -> dict[int, int] | None:
-    """The incumbent with the pairs inside the bracket re-made among their players to
-    lower the chunk's value (each pair's cost: its weight in the chunk), or None if nothing was
+           trade: bool = True, with_mdps: bool = False) -> dict[int, int] | None:
+    """The incumbent with the residents' pairs among themselves re-made to lower the
+    chunk's value (each pair's cost: its weight in the chunk), or None if nothing was
     found.  The result still has to be checked against the model.
+
+    With `with_mdps`, the MDPs' pairs with residents are re-made too (a small model's
+    tiers: the bound there is the terms' own, which an MDP given a better colour match
+    often reaches).  A big model's restricted solves and count bound start from the
+    residents' re-pairing alone: from one that also moved its MDPs, a 1,827-player
+    bracket's [C12] went on searching for minutes (docs/performance.md, release
+    0.3.38).
 
     With `trade`, a resident who floats down may trade places with one paired inside:
     the float (his own variables that are true, and his pair below if it is one of the
@@ -62,10 +70,12 @@ def repair(bm: BracketView, chunk: Sequence[tuple[Term, int]], target: int | Non
     weighed = solver.weighed  # such pairs stay as they are, and none is made
     closed = solver.zero_for_good()  # (not the restriction: the check lifts it)
     adj = bm.adj_index
-    inside, mdps = bm.inside, bm.mdps
+    mdps = bm.mdps
+    players = bm.bracket if with_mdps else bm.residents
+    inside = bm.inside if with_mdps else (lambda p, q: q not in mdps and q in bm.in_bracket)
     old: list[int] = []  # the variables of the pairs re-made
     movable: list[int] = []
-    for p in bm.bracket:
+    for p in players:
         for q, i in adj[p]:
             if values.get(i):
                 if inside(p, q) and i not in weighed:
