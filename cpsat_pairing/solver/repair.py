@@ -49,12 +49,11 @@ def repair(bm: BracketView, chunk: Sequence[tuple[Term, int]], target: int | Non
     chunk's value (each pair's cost: its weight in the chunk), or None if nothing was
     found.  The result still has to be checked against the model.
 
-    With `with_mdps`, the MDPs' pairs with residents are re-made too (a small model's
-    tiers: the bound there is the terms' own, which an MDP given a better colour match
-    often reaches).  A big model's restricted solves and count bound start from the
-    residents' re-pairing alone: from one that also moved its MDPs, a 1,827-player
-    bracket's [C12] went on searching for minutes (docs/performance.md, release
-    0.3.38).
+    With `with_mdps`, the MDPs' pairs with residents are re-made too: a small model's
+    tiers are bounded by the terms' own bounds, which an MDP given a better colour
+    match often reaches.  A big model's restricted solves start from the residents'
+    re-pairing alone: an incumbent with its MDPs moved can leave them far from the
+    count model's bound (docs/performance.md, release 0.3.38).
 
     With `trade`, a resident who floats down may trade places with one paired inside:
     the float (his own variables that are true, and his pair below if it is one of the
@@ -96,7 +95,7 @@ def repair(bm: BracketView, chunk: Sequence[tuple[Term, int]], target: int | Non
     at, price = node.get, cost.get
     for p in players:
         a = node[p]
-        # Each pair to another player of the graph (both residents: inside the bracket)
+        # Each pair to another player of the graph (inside the bracket; never two MDPs)
         # that no fixed tier weighs and nothing has closed, with its cost.
         allowed = [(b, price(i, 0)) for q, i in adj[p]
                    if (b := at(q)) is not None and i not in weighed and i not in closed

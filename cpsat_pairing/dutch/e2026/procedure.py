@@ -80,11 +80,12 @@ def pab_prepass(st: RoundState, present: list[int], ok: Compatibility) -> tuple[
     adj = LazyAdjacency(n + n % 2, row)
     mate = greedy_mate(present, ok.excluded) + [-1] * (n % 2)
     for level in levels:
-        score = None
-        for p in eligible if level is not None else ():
-            if units[p] == level:
-                adj.add_edge(dummy, index[p])
-                score = st.players[p].pairing_score
+        score = None  # the level's pairing score, for the answer
+        if level is not None:
+            for p in eligible:
+                if units[p] == level:
+                    adj.add_edge(dummy, index[p])
+                    score = st.players[p].pairing_score
         perfect, mate = is_perfect(adj, mate)
         if perfect:
             pairs = [(p, present[mate[i]]) for i, p in enumerate(present) if i < mate[i] < dummy]
