@@ -14,7 +14,6 @@ from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from fractions import Fraction
 from functools import cached_property
-from math import lcm
 
 from cpsat_pairing.domain.tournament import (
     ABSENCE_RESULTS, Colour, Outcome, RoundEntry, Tournament, point_units,
@@ -124,6 +123,12 @@ class RoundState:
     players: dict[int, PlayerState]  # every player with a line, absent or not
     present: tuple[int, ...]  # ids to pair in round R, in ranking order (Art. 1.2)
     absent: frozenset[int]
+    # Each player's pairing score and real score (no acceleration) as whole numbers of
+    # the scoring's unit, as the state sums them: the brackets' criteria and the board
+    # order group and compare scores many times over, and an integer hashes and
+    # compares far faster than a Fraction.
+    pairing_units: dict[int, int] = field(default_factory=dict, compare=False, repr=False)
+    score_units: dict[int, int] = field(default_factory=dict, compare=False, repr=False)
 
     def rank_key(self, pid: int) -> tuple[int, int]:
         """Ranking order (Art. 1.2): pairing score descending, then TPN ascending."""
@@ -138,30 +143,10 @@ class RoundState:
         level = {u: i for i, u in enumerate(sorted(set(units.values()), reverse=True))}
         return {pid: level[u] for pid, u in units.items()}
 
-    @cached_property
-    def pairing_units(self) -> dict[int, int]:
-        """Each player's pairing score as a whole number of units (`_in_whole_units`):
-        the brackets' criteria group and compare scores many times over, and an
-        integer hashes and compares far faster than a Fraction."""
-        return _in_whole_units({pid: ps.pairing_score for pid, ps in self.players.items()})
-
-    @cached_property
-    def score_units(self) -> dict[int, int]:
-        """Each player's real score (no acceleration) in whole units, as `pairing_units`
-        (the board order sorts by it)."""
-        return _in_whole_units({pid: ps.score for pid, ps in self.players.items()})
-
     @property
     def is_last_round(self) -> bool:
         total = self.tournament.total_rounds
         return total is not None and self.round >= total
-
-
-def _in_whole_units(scores: dict[int, Fraction]) -> dict[int, int]:
-    """Scores as integers in units of 1/d, d the least common denominator: the same
-    order, equal exactly where the scores are equal."""
-    d = lcm(*{s.denominator for s in scores.values()}) if scores else 1
-    return {pid: s.numerator * (d // s.denominator) for pid, s in scores.items()}
 
 
 def round_exists(t: Tournament, rnd: int) -> bool:
@@ -316,4 +301,5 @@ def _build_state(t: Tournament, rnd: int, rules: StateRules) -> RoundState:
         # meets it, and the reference (JaVaFo 1.4) gives the bye as if none had
         # (docs/edition-2013.md, "Twenty-fifth pass").
         players.update({i: replace(players[i], pab_eligible=True) for i in present})
-    return RoundState(t, rnd, players, tuple(present), absent)
+    return RoundState(t, rnd, players, tuple(present), absent,
+                      pairing_units={pid: mine[rnd - 1] for pid, mine in pairing.items()}, score_units=scores)
