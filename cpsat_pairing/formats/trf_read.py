@@ -513,18 +513,18 @@ def _check_games(reader: _Reader, by_id: dict[int, Player]) -> list[Player]:
                 reader.warn(number, col + 7, f"round {rnd}: bye code {e.result!r} with opponent {b.id}")
                 continue
             f = b.entry(rnd)
-            other = f"{b.id}'s round {rnd} (line {reader.player_line[b.id]}, column {col})"
             if f is None or f.opponent != a.id:
                 reader.contradict(rnd, number, col, f"round {rnd}: player {a.id} is paired with {b.id}, but "
-                                  f"{other} {'is empty' if f is None else 'records ' + _block_text(f)}")
+                                  f"{_other(reader, b, rnd)} "
+                                  f"{'is empty' if f is None else 'records ' + _block_text(f)}")
                 dropped.add((a.id, rnd))
                 continue
             if e.colour is not None and e.colour is f.colour and a.id < b.id:
                 reader.contradict(rnd, number, col + 5, f"round {rnd}: players {a.id} and {b.id} both have "
-                                  f"colour {e.colour.value!r} ({other})")
+                                  f"colour {e.colour.value!r} ({_other(reader, b, rnd)})")
             if (e.result, f.result) not in COMPLEMENTARY and a.id < b.id:
                 reader.contradict(rnd, number, col + 7, f"round {rnd}: result {_show(e.result)} of player {a.id} "
-                                  f"does not match {_show(f.result)} of player {b.id} ({other})")
+                                  f"does not match {_show(f.result)} of player {b.id} ({_other(reader, b, rnd)})")
             if e.played and (e.colour is None or f.colour is None) and a.id < b.id:
                 reader.warn(number, col + 5, f"round {rnd}: game {a.id}-{b.id} played without colours")
     if not dropped:
@@ -532,6 +532,12 @@ def _check_games(reader: _Reader, by_id: dict[int, Player]) -> list[Player]:
     return [dataclasses.replace(p, rounds=tuple(None if (p.id, r) in dropped else e
                                                 for r, e in enumerate(p.rounds, start=1)))
             for p in reader.players]
+
+
+def _other(reader: _Reader, b: Player, rnd: int) -> str:
+    """Where a contradiction's other side stands (made only for a message: a file's
+    every block is compared)."""
+    return f"{b.id}'s round {rnd} (line {reader.player_line[b.id]}, column {block_col(rnd)})"
 
 
 def _block_text(e: RoundEntry) -> str:
