@@ -213,3 +213,37 @@ def test_a_tier_fixed_again_at_another_value_of_the_same_sum_is_infeasible() -> 
     solver.fix(term, value)
     with pytest.raises(InfeasibleError):
         solver.fix(Term("colour", "unmet strong", list(term.coefs), list(term.vars)), value + 1)
+
+
+def test_a_proposal_checked_again_on_the_same_model_is_not_evaluated_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The evaluator's answer is kept with the model's state: the same proposal on the
+    same model gets it back without a second evaluation; a fixed domain, a constraint
+    or an incumbent changed in place since all make it evaluate again, and it still
+    refuses what it refused."""
+    m = cp_model.CpModel()
+    xs = [m.new_bool_var(f"x{i}") for i in range(4)]
+    m.add(sum(xs) == 2)
+    solver = LexSolver(m, xs)
+    calls: list[dict[int, int]] = []
+    evaluate = solver.evaluator.solution
+
+    def counted(proposal, decided, fixed):  # type: ignore[no-untyped-def]
+        calls.append(dict(proposal))
+        return evaluate(proposal, decided, fixed)
+
+    monkeypatch.setattr(solver.evaluator, "solution", counted)
+    one = {0: 1, 1: 1, 2: 0, 3: 0}
+    assert solver.try_fix_domains([], [], proposal=dict(one), search=False)
+    assert solver.try_fix_domains([], [], proposal=dict(one), search=False)
+    assert len(calls) == 1
+    solver.values[0] = 0  # the incumbent changed in place is no longer the one checked
+    assert not solver.try_fix_domains([], [], proposal=dict(solver.values), search=False)
+    assert len(calls) == 2
+    assert solver.try_fix_domains([(3, 0)], [], proposal=dict(one), search=False)  # a domain fixed
+    assert len(calls) == 3
+    m.add(xs[0] + xs[2] <= 1)  # a constraint added
+    assert solver.try_fix_domains([], [], proposal=dict(one), search=False)
+    assert len(calls) == 4
+    m.add(xs[1] == 0)
+    assert not solver.try_fix_domains([], [], proposal=dict(one), search=False)
+    assert len(calls) == 5

@@ -40,6 +40,7 @@ class Domains:
         self.model = model
         self.fixed: dict[int, int] = {}  # index -> value, for every Boolean fixed by its domain
         self.restriction: set[int] = set()  # those the restriction fixed (to 0)
+        self.version = 0  # counts the changes: the same version, the same domains
 
     def fix(self, values: Iterable[tuple[int, int]]) -> Saved:
         """Fix these Booleans (index, value); return what they were, for `restore`.
@@ -61,6 +62,8 @@ class Domains:
             saved.append((index, old))
             mirror[index] = value
             _write(proto, index, value, current)
+        if saved:
+            self.version += 1
         return saved
 
     def release(self, index: int) -> Saved:
@@ -68,10 +71,13 @@ class Domains:
         current = self.fixed.pop(index, None)
         if current is None:
             return []
+        self.version += 1
         _write(self.model.proto.variables, index, None, current)
         return [(index, current)]
 
     def restore(self, saved: Saved) -> None:
+        if saved:
+            self.version += 1
         proto = self.model.proto.variables
         mirror = self.fixed
         for index, old in reversed(saved):
@@ -110,6 +116,7 @@ class Domains:
         current = self.restriction
         if target == current:
             return
+        self.version += 1
         proto = self.model.proto.variables
         mirror = self.fixed
         for index in current - target:

@@ -89,6 +89,9 @@ class LexSolver(PartialModel):
         # fixed for good by their domains has one value, read off them without a solve.
         self.read_fixed_tiers = False
         self.evaluator = Evaluator(model, settings.plain_evaluation_max)
+        # The evaluator's last solution, and the model as it stood (`_model_state`): the
+        # generation order often checks the incumbent that it has just checked.
+        self._evaluated: tuple[tuple[int, int, int, int], dict[int, int]] | None = None
         self._hint_index: list[int] = []
         self.start_partial()
 
@@ -325,16 +328,34 @@ class LexSolver(PartialModel):
         fixed to its value there), or None if it is not one.  Evaluated without CP-SAT
         when the evaluator can tell (evaluate.py), else one CP-SAT call."""
         self._restrict_to(None)
+        state = self._model_state()
+        last = self._evaluated
+        if last is not None and last[0] == state and proposal == last[1]:
+            STATS["evaluated"] += 1
+            return dict(last[1])
         verdict = self.evaluator.solution(proposal, self.all_indices(), self.domains.fixed)
         if verdict is not None:
             STATS["evaluated"] += 1
-            return None if verdict is False else verdict
+            if verdict is False:
+                return None
+            self._evaluated = (state, dict(verdict))  # a copy: the incumbent may be updated in place
+            return verdict
         incumbent, self._values = self._values, proposal
         try:
             solver, status = self.call(hint_only=True)
         finally:
             self._values = incumbent
         return solution(solver) if has_solution(status) else None
+
+    def _model_state(self) -> tuple[int, int, int, int]:
+        """What the evaluator's answer depends on besides the proposal: the constraints
+        (only ever added), the variables, the fixed domains (`Domains.version`) and
+        the variables a proposal decides.  The same state and proposal, the same
+        answer.  With assumptions or an objective's domain it answers nothing (-1)."""
+        proto = self.model.proto
+        if len(proto.assumptions) or len(proto.objective.domain):
+            return (-1, -1, -1, -1)
+        return (len(proto.constraints), len(proto.variables), self.domains.version, len(self.all_vars))
 
     def _feasible(self) -> tuple[cp_model.CpSolver, Status]:
         """A feasibility question: the restrictions first, the narrowest first, then the
