@@ -1,7 +1,9 @@
 """What a small round's process does not pay for: the typer app on another engine's
 command line (interface/cli.py), importlib.resources (the editions' files are found
-from the package's own path), and numpy and the wrapper's camelCase aliases, which
-`CpModel` brings and our own model (solver/cpsat.Model) does not."""
+from the package's own path), the diagnosis of a round without a pairing, the near
+models of big brackets and the tie-break codes of 202/212 records (each imported
+where it is needed), and numpy and the wrapper's camelCase aliases, which `CpModel`
+brings and our own model (solver/cpsat.Model) does not."""
 
 from __future__ import annotations
 
@@ -26,7 +28,8 @@ def test_another_engines_command_line_pairs_without_the_typer_app(tmp_path: Path
         f"    main(['--dutch', {str(DOORS / 't000002_r1-6.trf')!r}, '-p', {str(tmp_path / 'out.txt')!r}])\n"
         "except SystemExit as exc:\n"
         "    unused = ('typer', 'click', 'rich', 'jinja2', 'dask', 'cpsat_pairing.apps.checklist', 'numpy', 'pandas',\n"
-        "              'importlib.resources')\n"
+        "              'importlib.resources', 'cpsat_pairing.dutch.unpairable', 'cpsat_pairing.dutch.near',\n"
+        "              'cpsat_pairing.formats.tiebreak_codes')\n"
         "    print(exc.code, *sorted(m for m in unused if m in sys.modules and m not in before))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()

@@ -25,7 +25,6 @@ from typing import Iterable
 from ortools.sat.python import cp_model
 
 from cpsat_pairing.dutch.bracket import BracketModel, Pair
-from cpsat_pairing.dutch.near import FarPairs, near_rows
 from cpsat_pairing.solver.lex import LexSolver
 from cpsat_pairing.solver.cpsat import INT_MIN
 from cpsat_pairing.solver.terms import add_linear, add_sums
@@ -54,6 +53,8 @@ class AggregateBracketModel(BracketModel):
         if self.near is None:
             self._make_pairs(self._rows(bracket, False))
         else:
+            from cpsat_pairing.dutch.near import FarPairs, near_rows  # big brackets only
+
             self._make_pairs(near_rows(self, self.settings.near_window, self.near))
             self.far = FarPairs.build(self)
         far = self.far.f if self.far is not None else {}

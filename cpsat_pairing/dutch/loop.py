@@ -26,7 +26,6 @@ from cpsat_pairing.dutch.boards import make_boards
 from cpsat_pairing.dutch.bracket import BracketModel
 from cpsat_pairing.dutch.edition import Edition
 from cpsat_pairing.dutch.result import BracketTrace, Pair, Pairing, alike
-from cpsat_pairing.dutch.unpairable import no_valid_pairing
 from cpsat_pairing.formats.layout import points_text as points
 from cpsat_pairing.solver.cpsat import STATS, InfeasibleError
 from cpsat_pairing.solver.settings import SolverSettings
@@ -246,4 +245,6 @@ def first_solution(bm: BracketModel, rc: RoundContext) -> None:
         try:
             bm.solver.solve()
         except InfeasibleError:
+            from cpsat_pairing.dutch.unpairable import no_valid_pairing  # a round without a pairing only
+
             raise no_valid_pairing(rc.state, rc.remaining, rc.compatible) from None

@@ -383,12 +383,6 @@ def _key(a: L, b: L) -> tuple[L, L]:
     return (a, b) if a <= b else (b, a)  # type: ignore[operator]
 
 
-def near_pays(settings: SolverSettings, residents: int) -> bool:
-    """Whether a bracket of this many residents could form enough pairs for a model of
-    its near pairs (SolverSettings.near_from) to be worth its certificates."""
-    return residents * (residents - 1) // 2 >= settings.near_from
-
-
 def on_near_models(settings: SolverSettings, size: int, extra: list[Pair], make: Callable[[list[Pair]], M],
                    solve: Callable[[M], M | None]) -> tuple[bool, M | None]:
     """`solve` on a near model of a bracket of `size` players (`make`, with the pairs

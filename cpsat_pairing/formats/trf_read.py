@@ -45,7 +45,6 @@ from cpsat_pairing.formats.layout import (
 )
 from cpsat_pairing.formats.players import parse_player, writes_bye_code
 from cpsat_pairing.formats.scoring import BB_FIELDS, FIELDS_162, XXS_FIELDS, XXS_ONE_COLOUR, ScoringBuilder
-from cpsat_pairing.formats.tiebreak_codes import parse_tiebreaks
 
 __all__ = ["parse_trf", "read_trf"]
 
@@ -132,6 +131,8 @@ class _Reader:
 
     def _tiebreak_list(self, number: int, line: str) -> tuple[str, ...]:
         """`202` (the tie-breaks) and `212` (the whole standings order): C.07 codes."""
+        from cpsat_pairing.formats.tiebreak_codes import parse_tiebreaks  # files with 202/212 only
+
         self.header.append(line)
         found = parse_tiebreaks(line[4:], file=self.source, line=number, column=5, line_text=line)
         return tuple(tb.code for tb in found)

@@ -122,6 +122,13 @@ class SolverSettings:
             raise ValueError(f"SolverSettings.models must end with 'exact', got {self.models}")
 
 
+def near_pays(settings: SolverSettings, residents: int) -> bool:
+    """Whether a bracket of this many residents could form enough pairs for a model of
+    its near pairs (dutch/near.py) to be worth its certificates: every edition asks
+    this of every bracket, and only a big one loads the near models."""
+    return residents * (residents - 1) // 2 >= settings.near_from
+
+
 def propagation_budget(settings: SolverSettings, size: int) -> float:
     """The fixed search's budget on propagation alone for a model of `size` variables
     (SolverSettings: `propagation_budget`, scaled down below `propagation_full_size`,

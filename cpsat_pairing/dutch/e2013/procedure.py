@@ -57,13 +57,14 @@ from cpsat_pairing.dutch.loop import (
     residents_bracket,
 )
 from cpsat_pairing.dutch.model import partners
-from cpsat_pairing.dutch.near import near_pays, on_near_models
+from cpsat_pairing.dutch.near import on_near_models
 from cpsat_pairing.dutch.order import generation_order
 from cpsat_pairing.dutch.registry import CRITERIA
 from cpsat_pairing.dutch.result import BracketTrace, Pair
 from cpsat_pairing.errors import NoValidPairing
 from cpsat_pairing.solver.cpsat import STATS, InfeasibleError
 from cpsat_pairing.solver.matching import max_matching
+from cpsat_pairing.solver.settings import near_pays
 from cpsat_pairing.solver.terms import Term, Tier
 
 

@@ -31,13 +31,13 @@ from cpsat_pairing.dutch.e2017.bracket import BracketModel2017, compatible_rows
 from cpsat_pairing.dutch.e2017.lookahead import NextBracket
 from cpsat_pairing.dutch.loop import Bracket, RoundContext
 from cpsat_pairing.dutch.model import partners
-from cpsat_pairing.dutch.near import near_pays, on_near_models
+from cpsat_pairing.dutch.near import on_near_models
 from cpsat_pairing.dutch.order import generation_order
 from cpsat_pairing.dutch.registry import CRITERIA
 from cpsat_pairing.dutch.result import BracketTrace, Pair
-from cpsat_pairing.dutch.unpairable import no_valid_pairing
 from cpsat_pairing.solver.cpsat import InfeasibleError
 from cpsat_pairing.solver.matching import max_matching
+from cpsat_pairing.solver.settings import near_pays
 from cpsat_pairing.solver.terms import Term
 
 
@@ -289,6 +289,8 @@ class Procedure2017:
         rc.pab_allowed = frozenset(p for p in present if st.players[p].pab_eligible)
         full = complete_pairing(present, rc.compatible, rc.pab_allowed)
         if full is None:
+            from cpsat_pairing.dutch.unpairable import no_valid_pairing  # a round without a pairing only
+
             raise no_valid_pairing(st, present, rc.compatible)
         rc.witness = full
 

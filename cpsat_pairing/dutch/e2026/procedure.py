@@ -36,13 +36,12 @@ from cpsat_pairing.dutch.loop import (
     residents_bracket,
 )
 from cpsat_pairing.dutch.model import partners
-from cpsat_pairing.dutch.near import near_pays
 from cpsat_pairing.dutch.registry import CRITERIA
 from cpsat_pairing.dutch.result import BracketTrace, Pair
-from cpsat_pairing.dutch.unpairable import no_valid_pairing
 from cpsat_pairing.errors import NoValidPairing, SolveLimitError
 from cpsat_pairing.solver.cpsat import STATS, InfeasibleError, Uncertified
 from cpsat_pairing.solver.matching import LazyAdjacency, greedy_mate, is_perfect
+from cpsat_pairing.solver.settings import near_pays
 from cpsat_pairing.solver.terms import Term, TierKind
 
 # What a relaxed or partial model may raise instead of answering.
@@ -90,6 +89,8 @@ def pab_prepass(st: RoundState, present: list[int], ok: Compatibility) -> tuple[
         if perfect:
             pairs = [(p, present[mate[i]]) for i, p in enumerate(present) if i < mate[i] < dummy]
             return score, pairs
+    from cpsat_pairing.dutch.unpairable import no_valid_pairing  # a round without a pairing only
+
     raise no_valid_pairing(st, present, ok)
 
 
