@@ -218,8 +218,8 @@ def test_a_tier_fixed_again_at_another_value_of_the_same_sum_is_infeasible() -> 
 def test_a_proposal_checked_again_on_the_same_model_is_not_evaluated_again(monkeypatch: pytest.MonkeyPatch) -> None:
     """The evaluator's answer is kept with the model's state: the same proposal on the
     same model gets it back without a second evaluation; a fixed domain, a constraint
-    or an incumbent changed in place since all make it evaluate again, and it still
-    refuses what it refused."""
+    or the incumbent changed in place (`update_incumbent`) since all make it evaluate
+    again, and it still refuses what it refused."""
     m = cp_model.CpModel()
     xs = [m.new_bool_var(f"x{i}") for i in range(4)]
     m.add(sum(xs) == 2)
@@ -236,7 +236,7 @@ def test_a_proposal_checked_again_on_the_same_model_is_not_evaluated_again(monke
     assert solver.try_fix_domains([], [], proposal=dict(one), search=False)
     assert solver.try_fix_domains([], [], proposal=dict(one), search=False)
     assert len(calls) == 1
-    solver.values[0] = 0  # the incumbent changed in place is no longer the one checked
+    solver.update_incumbent({0: 0})  # the incumbent, the answer kept, changed in place
     assert not solver.try_fix_domains([], [], proposal=dict(solver.values), search=False)
     assert len(calls) == 2
     assert solver.try_fix_domains([(3, 0)], [], proposal=dict(one), search=False)  # a domain fixed

@@ -90,7 +90,8 @@ class LexSolver(PartialModel):
         self.read_fixed_tiers = False
         self.evaluator = Evaluator(model, settings.plain_evaluation_max)
         # The evaluator's last solution, and the model as it stood (`_model_state`): the
-        # generation order often checks the incumbent that it has just checked.
+        # generation order often checks the incumbent that it has just checked.  It may
+        # become the incumbent: the two methods that change the incumbent in place drop it.
         self._evaluated: tuple[tuple[int, int, int, int], dict[int, int]] | None = None
         self._hint_index: list[int] = []
         self.start_partial()
@@ -106,11 +107,13 @@ class LexSolver(PartialModel):
         self._values = values
 
     def update_incumbent(self, values: dict[int, int]) -> None:
+        self._evaluated = None  # the incumbent may be the evaluator's answer kept
         self._values.update(values)
 
     def add_variables(self, variables: Iterable[cp_model.IntVar], true: Iterable[cp_model.IntVar] = ()) -> None:
         """New variables of the model, with those in `true` set in the incumbent."""
         self.all_vars.extend(variables)
+        self._evaluated = None  # the incumbent may be the evaluator's answer kept
         for v in true:
             self._values[v.index] = 1
 
@@ -332,13 +335,13 @@ class LexSolver(PartialModel):
         last = self._evaluated
         if last is not None and last[0] == state and proposal == last[1]:
             STATS["evaluated"] += 1
-            return dict(last[1])
+            return last[1]
         verdict = self.evaluator.solution(proposal, self.all_indices(), self.domains.fixed)
         if verdict is not None:
             STATS["evaluated"] += 1
             if verdict is False:
                 return None
-            self._evaluated = (state, dict(verdict))  # a copy: the incumbent may be updated in place
+            self._evaluated = (state, verdict)
             return verdict
         incumbent, self._values = self._values, proposal
         try:
