@@ -6,6 +6,9 @@ lists it by.  The colour criteria are written over `PairModel` (any edition's mo
 the 2017 edition uses them as C.8-C.11.  A term's `least` is a bound the rules prove
 for it once the tiers before it are fixed: an incumbent that meets it is optimal, and
 the tier is fixed without a solve (tests/test_shortcuts.py pairs with and without).
+A bound reaches its term and the model by weak reference: the term holds the bound,
+and a strong one back would leave every term of every bracket in a reference cycle,
+freed only by the garbage collector's passes.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ def fewest_downfloaters(bm: BracketModel) -> list[Term]:
     """
     term = bm.term("C6", "downfloaters", ((1, bm.df[p]) for p in bm.bracket))
     if bm.far is None:
-        term.least = functools.partial(_unmatched, weakref.proxy(bm), term, {})
+        term.least = functools.partial(_unmatched, weakref.proxy(bm), weakref.proxy(term), {})
     return [term]
 
 
@@ -79,7 +82,7 @@ def downfloater_scores(bm: BracketModel) -> list[Term]:
         below = len(bm.bracket)
         for i, term in enumerate(out):
             below -= len(by_level[levels[i]])
-            term.least = functools.partial(_floated_at_least, term, out[:i], below)
+            term.least = functools.partial(_floated_at_least, weakref.proxy(term), out[:i], below)
     return out
 
 
@@ -146,7 +149,7 @@ def next_bracket(bm: BracketModel) -> list[Term]:
         ng = len(bm.next_group)
         for i, term in enumerate(out):
             at_level = f"downfloaters scoring {points(levels[i - 1])}" if 0 < i < len(out) - 1 else None
-            term.least = functools.partial(_next_pairs_at_most, term, ng, at_level, out[:i])
+            term.least = functools.partial(_next_pairs_at_most, weakref.proxy(term), ng, at_level, out[:i])
     return out
 
 
@@ -262,7 +265,7 @@ def colour_preferences(bm: PairModel) -> list[Term]:
     term.same_colour = True
     if bm.far is None:
         wants = [sum(1 for c in pref.values() if c is colour) for colour in (Colour.WHITE, Colour.BLACK)]
-        term.least = functools.partial(_unmet_at_least, term, len(bm.bracket), wants)
+        term.least = functools.partial(_unmet_at_least, weakref.proxy(term), len(bm.bracket), wants)
     return [term]
 
 
@@ -312,7 +315,7 @@ def _resident_downfloaters(bm: BracketModel, ago: int, criterion: str, detail: s
     term = bm.term(criterion, detail, weighted)
     if bm.far is None and weighted and bm.residents:
         level = f"downfloaters scoring {points(bm.score[bm.residents[0]])}"
-        term.least = functools.partial(_floated_again, term, level, len(bm.residents) - len(weighted))
+        term.least = functools.partial(_floated_again, weakref.proxy(term), level, len(bm.residents) - len(weighted))
     return [term]
 
 
