@@ -140,15 +140,11 @@ class AggregateBracketModel(BracketModel):
     def next_bracket_pairs(self) -> dict[Fraction, list[cp_model.IntVar]]:
         units = self.units
         by_level: dict[int, list[cp_model.IntVar]] = {}
-        higher: dict[int, int] = {}  # a player of each level
         for p, v in self.dn.items():
             by_level.setdefault(units[p], []).append(v)
-            higher.setdefault(units[p], p)
         if self.nn_pairs:
-            first = self.next_group[0]
-            by_level.setdefault(units[first], []).extend(self.nn_pairs)
-            higher.setdefault(units[first], first)
-        return {self.score[higher[level]]: vs for level, vs in by_level.items()}
+            by_level.setdefault(units[self.next_group[0]], []).extend(self.nn_pairs)
+        return {self.level_score[level]: vs for level, vs in by_level.items()}
 
     # -- realising the counts ------------------------------------------------------
 

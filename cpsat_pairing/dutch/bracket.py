@@ -226,6 +226,13 @@ class BracketModel(PairIndices):
         return out
 
     @cached_property
+    def level_score(self) -> dict[int, Fraction]:
+        """Each score level (`units`, an integer) as the score it is: the criteria group
+        by level and label their tiers, and [C8] keys its counts, by the score."""
+        units, score = self.units, self.score
+        return {units[p]: s for p, s in score.items()}
+
+    @cached_property
     def counts(self) -> CountBound:
         """The bracket's count model (bounds.py), built on first use: most tiers never need it.
 
@@ -385,14 +392,10 @@ class BracketModel(PairIndices):
         nb = self.in_bracket | ns
         units = self.units
         by_level: dict[int, list[cp_model.IntVar]] = {}
-        higher: dict[int, int] = {}  # a player of each level
         for (p, q), v in self.x.items():
             if p in nb and q in nb and (p in ns or q in ns):
-                hi = p if units[p] >= units[q] else q
-                level = units[hi]
-                by_level.setdefault(level, []).append(v)
-                higher.setdefault(level, hi)
-        return {self.score[higher[level]]: vs for level, vs in by_level.items()}
+                by_level.setdefault(max(units[p], units[q]), []).append(v)
+        return {self.level_score[level]: vs for level, vs in by_level.items()}
 
     # -- reading the incumbent ---------------------------------------------------
 

@@ -61,18 +61,14 @@ def parse_blocks(line: str, pid: int, number: int, warn: Warn) -> tuple[RoundEnt
     blocks repeat across its lines and its rounds); the rest, which raise or warn,
     through `parse_block`."""
     blocks: list[RoundEntry | None] = []
-    end = len(line)
-    col = ROUND1_COL
-    while col <= end:
+    for rnd, col in enumerate(range(ROUND1_COL, len(line) + 1, ROUND_STRIDE), start=1):
         block = line[col - 1 : col + ROUND_STRIDE - 1]
+        entry = None
         if block.strip():
             entry = _well_formed(block)
             if entry is None or entry.opponent == pid:
-                entry = parse_block(block.ljust(ROUND_STRIDE), col, pid, len(blocks) + 1, number, warn)
-            blocks.append(entry)
-        else:
-            blocks.append(None)
-        col += ROUND_STRIDE
+                entry = parse_block(block.ljust(ROUND_STRIDE), col, pid, rnd, number, warn)
+        blocks.append(entry)
     while blocks and blocks[-1] is None:
         blocks.pop()
     return tuple(blocks)

@@ -333,7 +333,7 @@ class LexSolver(PartialModel):
         self._restrict_to(None)
         state = self._model_state()
         last = self._evaluated
-        if last is not None and last[0] == state and proposal == last[1]:
+        if state is not None and last is not None and last[0] == state and proposal == last[1]:
             STATS["evaluated"] += 1
             return last[1]
         verdict = self.evaluator.solution(proposal, self.all_indices(), self.domains.fixed)
@@ -341,7 +341,8 @@ class LexSolver(PartialModel):
             STATS["evaluated"] += 1
             if verdict is False:
                 return None
-            self._evaluated = (state, verdict)
+            if state is not None:
+                self._evaluated = (state, verdict)
             return verdict
         incumbent, self._values = self._values, proposal
         try:
@@ -350,14 +351,15 @@ class LexSolver(PartialModel):
             self._values = incumbent
         return solution(solver) if has_solution(status) else None
 
-    def _model_state(self) -> tuple[int, int, int, int]:
+    def _model_state(self) -> tuple[int, int, int, int] | None:
         """What the evaluator's answer depends on besides the proposal: the constraints
         (only ever added), the variables, the fixed domains (`Domains.version`) and
         the variables a proposal decides.  The same state and proposal, the same
-        answer.  With assumptions or an objective's domain it answers nothing (-1)."""
+        answer.  None with assumptions or an objective's domain, where it answers
+        nothing."""
         proto = self.model.proto
         if len(proto.assumptions) or len(proto.objective.domain):
-            return (-1, -1, -1, -1)
+            return None
         return (len(proto.constraints), len(proto.variables), self.domains.version, len(self.all_vars))
 
     def _feasible(self) -> tuple[cp_model.CpSolver, Status]:

@@ -76,7 +76,7 @@ def downfloater_scores(bm: BracketModel) -> list[Term]:
     """
     by_level = _by_level(bm, bm.bracket)
     levels = sorted(by_level, reverse=True)
-    out = [bm.term("C7", f"downfloaters scoring {points(bm.score[by_level[u][0]])}", ((1, bm.df[p]) for p in by_level[u]))
+    out = [bm.term("C7", f"downfloaters scoring {points(bm.level_score[u])}", ((1, bm.df[p]) for p in by_level[u]))
            for u in levels]
     if bm.far is None:
         below = len(bm.bracket)
@@ -365,7 +365,7 @@ def _repeated_floaters_by_level(bm: BracketModel, ago: int, criterion: str, deta
     back who float again (an MDP's repeated float weighs more than any resident's)."""
     players = bm.state.players
     by_level = _by_level(bm, [p for p in bm.bracket if players[p].float_in(ago) is Float.DOWN])
-    return [bm.term(criterion, f"{detail} at score {points(bm.score[by_level[u][0]])}", ((1, bm.df[p]) for p in by_level[u]))
+    return [bm.term(criterion, f"{detail} at score {points(bm.level_score[u])}", ((1, bm.df[p]) for p in by_level[u]))
             for u in sorted(by_level, reverse=True)]
 
 
@@ -374,15 +374,13 @@ def _upfloat_pairs_by_level(bm: BracketModel, ago: int, criterion: str, detail: 
     whose resident upfloated `ago` rounds back."""
     units = bm.units
     by_level: dict[int, list[cp_model.IntVar]] = {}
-    higher: dict[int, int] = {}  # an MDP of each level
     for (p, q), v in bm.mdp_pairs():
         if units[p] == units[q]:
             continue
         hi, lo = (p, q) if units[p] > units[q] else (q, p)
         if bm.state.players[lo].float_in(ago) is Float.UP:
             by_level.setdefault(units[hi], []).append(v)
-            higher.setdefault(units[hi], hi)
-    return [bm.term(criterion, f"{detail} at MDP score {points(bm.score[higher[u]])}", ((1, v) for v in by_level[u]))
+    return [bm.term(criterion, f"{detail} at MDP score {points(bm.level_score[u])}", ((1, v) for v in by_level[u]))
             for u in sorted(by_level, reverse=True)]
 
 
