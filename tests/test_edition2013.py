@@ -157,6 +157,25 @@ def test_a_bracket_higher_up_that_pairs_none_of_its_mdps_joins_the_lowest_whole(
     assert res.difference.bracket == lowest.score and not res.difference.other_better
 
 
+def test_a_bracket_joined_whole_is_scored_on_the_same_tiers_however_it_was_reached() -> None:
+    """A JaVaFo 1.4 draw, round 9 (19 players, one bye): bracket 3.5 (MDP 7 over 12, 15
+    and 16) floats whole into the brackets below, joined by C.13.  The rules reach that
+    by the model that pairs nobody there (C.13 back in a bracket whose MDP-pairing was
+    reached); the file's pairing (the reference's: 12-16, the bye to 7) is scored as a
+    bracket that floats whole.  Either way the bracket records M1 and P only, so the
+    first difference is in the joined bracket, and the rules' pairing is the better
+    there -- not a float tier at 3.5 that one trace has and the other lacks, which read
+    as the file's pairing being better than the rules' own optimum."""
+    t = read_trf(BUGS / "joined-whole-2013-r9.trf")
+    rules = pair(t, 9, "dutch-2013")
+    whole = next(tr for tr in rules.brackets if tr.score == Fraction(7, 2))
+    assert whole.pairs == [] and sorted(whole.downfloaters) == [7, 12, 15, 16]
+    assert [tier.criterion for tier in whole.tiers] == ["M1", "P"]
+    res = check_round(t, 9, "dutch-2013")
+    assert res.verdict is Verdict.PAIRS_DIFFER and res.difference is not None
+    assert res.difference.bracket == rules.brackets[-1].score and not res.difference.other_better
+
+
 def test_a_given_pairing_is_scored_on_the_brackets_and_tiers_of_the_rules() -> None:
     """j000016 round 12: C.13 re-pairs bracket 4.0 without C.12 (its own best pairing
     leaves the rest unpairable) and joins the brackets below it.  A file that differs

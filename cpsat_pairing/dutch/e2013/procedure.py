@@ -602,7 +602,6 @@ class Procedure2013:
             if own is not None and (set(own[0]), set(own[1])) != (set(unconstrained[0]), set(unconstrained[1])):
                 unconstrained, full = own, None  # C.13 backtracks into this bracket (below)
         backtracked = False
-        nobody_joined = False  # C.13 joins the bracket whole (below)
         joined: BracketModel | None = None  # the lowest bracket that joining makes, where known
         if full is None:
             # The players below cannot be paired after this bracket's best pairing:
@@ -654,7 +653,7 @@ class Procedure2013:
                     # them to the lowest bracket as its S1, where they may meet.
                     joined = _joined_completely(rc, players)
                     if joined is not None:
-                        pairs, floaters, nobody_joined = [], list(players), True
+                        pairs, floaters = [], list(players)
         floated_whole = (
             bool(model_mdps) and not backtracked and not last and all(p in floaters for p in model_mdps)
             and _pairable(bm, model_mdps)
@@ -686,7 +685,12 @@ class Procedure2013:
             # then every bracket below had been joined into it (C.13); this
             # bracket's floaters are its MDPs.
             merge = list(floaters)
-        tiers = _nobody_paired_tiers(bm, model_mdps) if floated_whole or nobody_joined else list(bm.solver.trace)
+        # A bracket C.13 joins whole to the lowest pairs nobody: its M1 and P say it all,
+        # whichever way it was reached.  Its model's later tiers would count as floaters
+        # the players the joined bracket pairs, and a given pairing scored on the same
+        # brackets, reached the other way, would be compared on tiers it does not have.
+        joined_whole = not pairs and merge == list(players)
+        tiers = _nobody_paired_tiers(bm, model_mdps) if joined_whole else list(bm.solver.trace)
         rc.record(BracketTrace(bracket.score, bracket.residents, bracket.mdps, pairs, floaters, tiers), witness)
         if merge is None or rc.parted():  # parted: the joined bracket is below the first difference
             return
