@@ -685,12 +685,8 @@ class Procedure2013:
             # then every bracket below had been joined into it (C.13); this
             # bracket's floaters are its MDPs.
             merge = list(floaters)
-        # A bracket C.13 joins whole to the lowest pairs nobody: its M1 and P say it all,
-        # whichever way it was reached.  Its model's later tiers would count as floaters
-        # the players the joined bracket pairs, and a given pairing scored on the same
-        # brackets, reached the other way, would be compared on tiers it does not have.
-        joined_whole = not pairs and merge == list(players)
-        tiers = _nobody_paired_tiers(bm, model_mdps) if joined_whole else list(bm.solver.trace)
+        # Joined whole by C.13: M1 and P however it was reached, as a given pairing's scoring.
+        tiers = _nobody_paired_tiers(bm, model_mdps) if not pairs and merge == players else list(bm.solver.trace)
         rc.record(BracketTrace(bracket.score, bracket.residents, bracket.mdps, pairs, floaters, tiers), witness)
         if merge is None or rc.parted():  # parted: the joined bracket is below the first difference
             return
