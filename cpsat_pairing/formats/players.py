@@ -10,7 +10,7 @@ from cpsat_pairing.domain.tournament import PENDING_RESULT, Colour, Player, Roun
 from cpsat_pairing.formats.fields import FieldError, int_at, points_at
 from cpsat_pairing.formats.layout import (
     BIRTH_COLS, FEDERATION_COLS, FIDE_ID_COLS, ID_COLS, NAME_COLS, POINTS_COLS, RANK_COLS, RATING_COLS,
-    RESULT_CODES, ROUND1_COL, ROUND_STRIDE, SEX_COLS, TITLE_COLS,
+    RESULT_CODES, ROUND1_COL, ROUND_STRIDE, SEX_COLS, TITLE_COLS, block_col,
 )
 
 Warn = Callable[[int, int, str], None]  # (line, column, message)
@@ -61,13 +61,12 @@ def parse_blocks(line: str, pid: int, number: int, warn: Warn) -> tuple[RoundEnt
     blocks repeat across its lines and its rounds); the rest, which raise or warn,
     through `parse_block`."""
     blocks: list[RoundEntry | None] = []
-    for rnd, col in enumerate(range(ROUND1_COL, len(line) + 1, ROUND_STRIDE), start=1):
-        block = line[col - 1 : col + ROUND_STRIDE - 1]
+    for rnd, block in enumerate(_raw_blocks(line), start=1):
         entry = None
         if block.strip():
             entry = _well_formed(block)
             if entry is None or entry.opponent == pid:
-                entry = parse_block(block.ljust(ROUND_STRIDE), col, pid, rnd, number, warn)
+                entry = parse_block(block, block_col(rnd), pid, rnd, number, warn)
         blocks.append(entry)
     while blocks and blocks[-1] is None:
         blocks.pop()
