@@ -30,7 +30,7 @@ from cpsat_pairing.testing.large import make_large
 from helpers import CORPUS_2017, CORPUS_2017_JAVAFO, CORPUS_2026, without_least
 
 # Restriction and bounds on every model, narrow enough that the restricted optimum is often not the full one.
-RESTRICTED = SolverSettings(sparse_from=0, windows=(1, 2))
+RESTRICTED = SolverSettings(sparse_from=0, windows=(1, 2), direct_brackets=0)  # small brackets by their models too
 FULL = SolverSettings(sparse_from=10**9)
 
 

@@ -106,7 +106,7 @@ def test_partner_tiers_fall_back_to_one_by_one_past_the_budget(monkeypatch: pyte
     calls = []
     original = order._fix_partners_tier_by_tier
     monkeypatch.setattr(order, "_fix_partners_tier_by_tier", lambda *a: (calls.append(1), original(*a)))
-    no_budget = SolverSettings(propagation_budget=1e-9, fixed_search_budget=1e-9)
+    no_budget = SolverSettings(propagation_budget=1e-9, fixed_search_budget=1e-9, direct_brackets=0)
     for rnd in range(1, t.rounds_played + 1):
         got = pair(t, rnd, settings=no_budget)
         assert (set(got.as_pairs()), got.bye) == recorded(t, rnd)

@@ -27,7 +27,7 @@ from cpsat_pairing.testing.large import build
 
 from helpers import CORPUS_2026, refuse_certificates
 
-FORCED = SolverSettings(near_from=0, near_window=1)
+FORCED = SolverSettings(near_from=0, near_window=1, direct_brackets=0)  # the near models, on small brackets too
 EVERY_PAIR = SolverSettings(near_from=10**9)
 SAMPLE = [CORPUS_2026[i] for i in (0, 4, 9)]
 
@@ -75,7 +75,7 @@ def test_forced_near_models_pair_as_the_model_of_every_pair(seed: int) -> None:
     where a certificate names far pairs, or handed over, they pair as the full model."""
     t = parse_trf(build(120, 6, seed))
     before = dict(STATS)
-    near = pair(t, settings=SolverSettings(near_from=0, near_window=0))
+    near = pair(t, settings=SolverSettings(near_from=0, near_window=0, direct_brackets=0))
     full = pair(t, settings=EVERY_PAIR)
     assert (set(near.as_pairs()), near.bye) == (set(full.as_pairs()), full.bye)
     assert STATS["near"] > before["near"]
@@ -172,7 +172,7 @@ def test_tries_without_the_lp_cuts_change_no_pairing(seed: int) -> None:
     """A near model's certified runs and relaxations first try the LP without its cuts
     (`light_budget`); with no such try at all, the pairing is the same."""
     t = parse_trf(build(120, 6, seed))
-    settings = SolverSettings(near_from=0, near_window=0)
+    settings = SolverSettings(near_from=0, near_window=0, direct_brackets=0)
     before = STATS["light"]
     light = pair(t, settings=settings)
     assert STATS["light"] > before  # the tries answered some questions

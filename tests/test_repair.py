@@ -21,7 +21,7 @@ from cpsat_pairing.testing.large import make_large
 
 from helpers import CORPUS_2026
 
-EVERYWHERE = SolverSettings(sparse_from=0)
+EVERYWHERE = SolverSettings(sparse_from=0, direct_brackets=0)  # small brackets by their models too
 
 
 @pytest.fixture(scope="module")

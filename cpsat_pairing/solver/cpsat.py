@@ -35,7 +35,7 @@ from cpsat_pairing.solver.settings import SolverSettings
 STATS: dict[str, float] = {
     "solves": 0, "solve_seconds": 0.0, "build_seconds": 0.0, "bounded": 0, "repaired": 0, "witnessed": 0,
     "fallbacks": 0, "evaluated": 0, "near": 0, "uncertified": 0, "extended": 0, "propagated": 0,
-    "light": 0, "greedy": 0, "walked": 0, "realised": 0, "hinted": 0,
+    "light": 0, "greedy": 0, "walked": 0, "realised": 0, "hinted": 0, "direct": 0, "direct_declined": 0,
 }
 
 

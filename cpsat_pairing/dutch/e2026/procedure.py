@@ -25,6 +25,7 @@ from cpsat_pairing.domain.compat import Compatibility
 from cpsat_pairing.domain.state import RoundState
 from cpsat_pairing.dutch.aggregate import AggregateBracketModel
 from cpsat_pairing.dutch.bracket import BracketModel
+from cpsat_pairing.dutch.e2026.direct import pair_directly
 from cpsat_pairing.dutch.e2026.local import (
     generation_order_keeping_below,
     solve_locally,
@@ -146,6 +147,14 @@ class Procedure2026:
         return residents_bracket(rc)
 
     def pair_bracket(self, rc: RoundContext, bracket: Bracket) -> None:
+        direct = pair_directly(rc, bracket, rc.settings.direct_brackets) if rc.settings.direct_brackets else None
+        if direct is not None:
+            STATS["direct"] += 1
+            rc.tell(bracket.head(len(rc.scoregroups)))
+            taken = set(direct.pairs)
+            rc.record(BracketTrace(bracket.score, bracket.residents, bracket.mdps, direct.pairs, direct.downfloaters,
+                                   direct.tiers), witness=[pq for pq in direct.full if pq not in taken])
+            return
         kinds = [k for k in rc.settings.models if rc.forced is None or k != "aggregate"]
         if not bracket.next_group:
             kinds = [k for k in kinds if k != "lazy"]  # no next scoregroup: aggregate = lazy
