@@ -8,6 +8,8 @@ which the model then pairs."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import random
 
 import pytest
 
@@ -16,6 +18,7 @@ from cpsat_pairing.apps.check import file_round
 from cpsat_pairing.apps.generate import GenConfig, play
 from cpsat_pairing.domain.state import round_exists
 from cpsat_pairing.domain.tournament import Tournament
+from cpsat_pairing.dutch.e2026.candidates import CandidateSearch, exchanges
 from cpsat_pairing.solver.cpsat import STATS
 
 from helpers import CORPUS_2026
@@ -87,3 +90,98 @@ def test_direct_brackets_hold_at_most_the_settings_players(monkeypatch: pytest.M
     assert sizes and max(sizes) <= 2
     assert small == _rounds(ts, MODEL_ONLY, hinted=False)
 
+
+
+def test_a_search_out_of_budget_leaves_the_bracket_to_the_model() -> None:
+    ts = _stress(range(1, 11))
+    before = STATS["direct_declined"]
+    starved = _rounds(ts, SolverSettings(direct_budget=20), hinted=False)
+    assert STATS["direct_declined"] > before
+    assert starved == _rounds(ts, MODEL_ONLY, hinted=False)
+
+
+def test_exchanges_rank_every_s1_once_in_the_order_of_the_exchange_tiers() -> None:
+    """Every S1 of the remainder comes once, ordered as the model's exchange tiers rank
+    them: fewest moved, smallest BSN sum, highest BSN out of the original S1 (its
+    "stays" tiers, last player first), lowest BSN into it."""
+    for size in range(1, 9):
+        remainder = list(range(10, 10 + size))
+        for n1 in range(size // 2 + 1):
+            got = list(exchanges(remainder, n1, lambda: None))
+            s1, s2 = remainder[:n1], remainder[n1:]
+
+            def key(new: list[int]) -> tuple[object, ...]:
+                bsn = {p: i + 1 for i, p in enumerate(remainder)}
+                return (-sum(p in new for p in s1), sum(bsn[p] for p in new),
+                        tuple(int(p in new) for p in reversed(s1)), tuple(-int(q in new) for q in s2))
+
+            every = sorted((sorted(c) for c in itertools.combinations(remainder, n1)), key=key)
+            assert got == every
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_the_search_finds_the_first_of_the_best_candidates(seed: int) -> None:
+    """On random brackets (random compatibility, MDPs and weights), the two searches'
+    answer is the least (value, generation order) over every candidate listed."""
+    rng = random.Random(seed)
+    n = rng.randint(2, 9)
+    m = rng.randint(0, min(3, n - 1))
+    mdps = [i < m for i in range(n)]
+    rows = [[j for j in range(i + 1, n) if not (mdps[i] and mdps[j]) and rng.random() < 0.75] for i in range(n)]
+    pair_value = {(i, j): rng.choice([0, 0, 0, 1, 4, 16]) for i in range(n) for j in rows[i]}
+    float_weight = [rng.choice([0, 64, 128]) for _ in range(n)]
+
+    def float_value(D: tuple[int, ...]) -> int:
+        return sum(float_weight[i] for i in D)
+
+    listed = _all_candidates(rows, n)
+    if not listed:
+        return
+    d = min(len(f) for _, f in listed)
+    listed = [(p, f) for p, f in listed if len(f) == d]
+    search = CandidateSearch(rows, mdps, [True] * n, pair_value, float_value, budget=10**7)
+    least = search.least_value(d, 10**6)
+    assert least is not None
+    found = search.first_in_order(d, least[1])
+    assert found is not None
+
+    def value(c: tuple[list[tuple[int, int]], list[int]]) -> int:
+        return float_value(tuple(c[1])) + sum(pair_value[e] for e in c[0])
+
+    def order(c: tuple[list[tuple[int, int]], list[int]]) -> tuple[object, ...]:
+        pairs, floating = c
+        partner = {a: b for x, y in pairs for a, b in ((x, y), (y, x))}
+        ms = [i for i in range(n) if mdps[i]]
+        paired = [i for i in ms if i in partner]
+        remainder = [i for i in range(n) if not mdps[i] and i not in {partner[x] for x in paired}]
+        rem_pairs = [(x, y) for x, y in pairs if x in remainder]
+        highers = sorted(min(e) for e in rem_pairs)
+        s1, s2 = remainder[:len(rem_pairs)], remainder[len(rem_pairs):]
+        bsn = {p: i + 1 for i, p in enumerate(remainder)}
+        exchange = (-sum(p in highers for p in s1), sum(bsn[p] for p in highers),
+                    tuple(int(p in highers) for p in reversed(s1)), tuple(-int(q in highers) for q in s2))
+        return (tuple(int(i not in partner) for i in ms), tuple(partner[i] for i in paired), exchange,
+                tuple(partner[p] for p in highers))
+
+    best = min(listed, key=lambda c: (value(c), order(c)))
+    assert least[0] == value(best)
+    assert (sorted(found[0]), found[1]) == (sorted(best[0]), best[1])
+
+
+def _all_candidates(rows: list[list[int]], n: int) -> list[tuple[list[tuple[int, int]], list[int]]]:
+    out: list[tuple[list[tuple[int, int]], list[int]]] = []
+
+    def walk(i: int, free: frozenset[int], pairs: list[tuple[int, int]], floating: list[int]) -> None:
+        if i == n:
+            out.append((list(pairs), list(floating)))
+            return
+        if i not in free:
+            walk(i + 1, free, pairs, floating)
+            return
+        for j in rows[i]:
+            if j in free:
+                walk(i + 1, free - {i, j}, [*pairs, (i, j)], floating)
+        walk(i + 1, free - {i}, pairs, [*floating, i])
+
+    walk(0, frozenset(range(n)), [], [])
+    return out

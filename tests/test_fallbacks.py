@@ -18,7 +18,7 @@ from cpsat_pairing.domain.state import round_exists
 from cpsat_pairing.dutch import bracket, order
 from cpsat_pairing.dutch.bracket import BracketModel
 from cpsat_pairing.dutch.e2013 import procedure as procedure2013
-from cpsat_pairing.dutch.e2026.procedure import Procedure2026
+from cpsat_pairing.dutch.e2026.modelled import BracketByModel
 from cpsat_pairing.formats.pair_list import write_pair_list
 from cpsat_pairing.solver import lex
 from cpsat_pairing.solver.bounds import CountBound
@@ -30,7 +30,7 @@ from cpsat_pairing.testing.handmade import no_pairing_round_4
 from helpers import BUGS, CORPUS_2026
 
 # Restrictions on every model, narrow enough that the restricted optimum is often not the full one.
-RESTRICTED = SolverSettings(sparse_from=0, windows=(1, 2))
+RESTRICTED = SolverSettings(sparse_from=0, windows=(1, 2), direct_brackets=0)
 
 
 @pytest.mark.parametrize("case", ["infeasible-local-r10", "exchange-order-r6"])
@@ -58,8 +58,8 @@ def _replays_exactly(paths: list[Path], edition: str = "dutch-2026", settings: S
 
 
 def _failing(kinds: set[str], error: type[Exception]):
-    """Procedure2026.solve, raising `error` for the model kinds in `kinds`."""
-    original = Procedure2026.solve
+    """BracketByModel.solve, raising `error` for the model kinds in `kinds`."""
+    original = BracketByModel.solve
 
     def solve(rc, bracket, kind, on_tier, *args, **kwargs):
         if kind in kinds:
@@ -72,7 +72,7 @@ def _failing(kinds: set[str], error: type[Exception]):
 @pytest.mark.parametrize("error", [InfeasibleError, SolveLimitError, NoValidPairing])
 @pytest.mark.parametrize("kinds", [{"aggregate"}, {"aggregate", "lazy"}], ids=["aggregate", "aggregate+lazy"])
 def test_failed_relaxed_bracket_models_fall_back(monkeypatch, kinds, error) -> None:
-    monkeypatch.setattr(Procedure2026, "solve", _failing(kinds, error))
+    monkeypatch.setattr(BracketByModel, "solve", _failing(kinds, error))
     before = STATS["fallbacks"]
     assert _replays_exactly(CORPUS_2026[:2] + [BUGS / "infeasible-local-r10.trf"]) > 0
     assert STATS["fallbacks"] > before
@@ -172,7 +172,7 @@ def test_bounds_and_repairs_that_give_nothing(monkeypatch) -> None:
 def test_only_the_exact_model_says_no_valid_pairing(monkeypatch) -> None:
     """Every relaxation failing changes nothing when the round truly has no pairing:
     the exact model's NoValidPairing, naming the players."""
-    monkeypatch.setattr(Procedure2026, "solve", _failing({"aggregate", "lazy"}, InfeasibleError))
+    monkeypatch.setattr(BracketByModel, "solve", _failing({"aggregate", "lazy"}, InfeasibleError))
     with pytest.raises(NoValidPairing) as info:
         pair(parse_trf(no_pairing_round_4()), 4)
     assert 1 in info.value.players

@@ -17,7 +17,7 @@ import pytest
 from cpsat_pairing import SolverSettings, load_edition, pair, read_trf
 from cpsat_pairing.domain.compat import Compatibility, absolute_colour_clash
 from cpsat_pairing.domain.state import build_state, round_exists
-from cpsat_pairing.dutch.e2026 import procedure
+from cpsat_pairing.dutch.e2026 import modelled
 from cpsat_pairing.dutch.model import window_restrictions
 from cpsat_pairing.testing.corpus import recorded
 
@@ -48,8 +48,8 @@ def test_relaxed_models_agree_with_the_exact_model(path: Path) -> None:
 def test_lazy_model_solved_on_the_bracket_alone_matches_the_file(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Without the aggregate model the lazy model runs, with its local phase."""
     calls = []
-    real = procedure.solve_locally
-    monkeypatch.setattr(procedure, "solve_locally", lambda *a: calls.append(1) or real(*a))
+    real = modelled.solve_locally
+    monkeypatch.setattr(modelled, "solve_locally", lambda *a: calls.append(1) or real(*a))
     t, rounds = _rounds(path)
     for r in rounds:
         got = pair(t, r, settings=SolverSettings(models=("lazy", "exact")))

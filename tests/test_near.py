@@ -17,7 +17,7 @@ import pytest
 from cpsat_pairing import SolverSettings, pair, parse_trf, read_trf
 from cpsat_pairing.dutch.aggregate import AggregateBracketModel
 from cpsat_pairing.dutch.bracket import BracketModel
-from cpsat_pairing.dutch.e2026 import procedure
+from cpsat_pairing.dutch.e2026 import modelled
 from cpsat_pairing.solver.bounds import CountBound
 from cpsat_pairing.solver.cpsat import STATS, Uncertified
 from cpsat_pairing.solver.lex import LexSolver
@@ -49,7 +49,7 @@ def _replay(settings: SolverSettings, paths=SAMPLE, rounds: range | None = None)
 def _near_models(monkeypatch) -> list[BracketModel]:
     """The near models built from now on."""
     made: list[BracketModel] = []
-    original = procedure.build_model
+    original = modelled.build_model
 
     def build(rc, bracket, kind, extra=()):
         bm = original(rc, bracket, kind, extra)
@@ -57,7 +57,7 @@ def _near_models(monkeypatch) -> list[BracketModel]:
             made.append(bm)
         return bm
 
-    monkeypatch.setattr(procedure, "build_model", build)
+    monkeypatch.setattr(modelled, "build_model", build)
     return made
 
 
@@ -128,7 +128,7 @@ def test_near_models_made_again_with_the_far_pairs_a_certificate_names(monkeypat
     """The first near model of each bracket fails naming every far pair; the second,
     which has them all, is the model of every pair and certifies itself."""
     made = _near_models(monkeypatch)
-    original = procedure.Procedure2026.solve
+    original = modelled.BracketByModel.solve
     seen: set[tuple[float, tuple[int, ...]]] = set()
 
     def solve(rc, bracket, kind, on_tier, extra=(), proved=None):
@@ -141,7 +141,7 @@ def test_near_models_made_again_with_the_far_pairs_a_certificate_names(monkeypat
             raise Uncertified("every far pair, in this test", every)
         return bm
 
-    monkeypatch.setattr(procedure.Procedure2026, "solve", staticmethod(solve))
+    monkeypatch.setattr(modelled.BracketByModel, "solve", staticmethod(solve))
     before = STATS["extended"]
     assert _replay(replace(FORCED, near_extension_share=1.0), SAMPLE[:1]) > 3
     assert STATS["extended"] > before
@@ -152,7 +152,7 @@ def test_extensions_stop_at_their_share_of_the_bracket_s_pairs(monkeypatch) -> N
     """A certificate naming more far pairs than `near_extension_share` of the
     bracket's pairs hands the bracket to the aggregate model instead: the same
     pairing, no near model made again."""
-    original = procedure.Procedure2026.solve
+    original = modelled.BracketByModel.solve
 
     def solve(rc, bracket, kind, on_tier, extra=(), proved=None):
         bm = original(rc, bracket, kind, on_tier, extra, proved)
@@ -160,7 +160,7 @@ def test_extensions_stop_at_their_share_of_the_bracket_s_pairs(monkeypatch) -> N
             raise Uncertified("one far pair, in this test", [next(iter(bm.x))])
         return bm
 
-    monkeypatch.setattr(procedure.Procedure2026, "solve", staticmethod(solve))
+    monkeypatch.setattr(modelled.BracketByModel, "solve", staticmethod(solve))
     before = dict(STATS)
     assert _replay(replace(FORCED, near_extension_share=0.0), SAMPLE[:1]) > 3
     assert STATS["extended"] == before["extended"]
@@ -205,7 +205,7 @@ def test_optima_carried_to_a_near_model_made_again_spare_its_relaxation(monkeypa
         relaxed.append(self._optimum_key(chunk))
         return original_bound(self, chunk, lower)
 
-    original = procedure.Procedure2026.solve
+    original = modelled.BracketByModel.solve
 
     def bracket_solve(rc, bracket, kind, on_tier, extra=(), proved=None):
         current[:] = [(rc.state.round, tuple(bracket.players))]
@@ -217,7 +217,7 @@ def test_optima_carried_to_a_near_model_made_again_spare_its_relaxation(monkeypa
     carried: dict[tuple, dict] = {}
     monkeypatch.setattr(LexSolver, "solve", solve)
     monkeypatch.setattr(LexSolver, "_relaxed_bound", relaxed_bound)
-    monkeypatch.setattr(procedure.Procedure2026, "solve", staticmethod(bracket_solve))
+    monkeypatch.setattr(modelled.BracketByModel, "solve", staticmethod(bracket_solve))
     assert _replay(FORCED, SAMPLE[:1]) > 3
     first = len(relaxed)
     assert first and optimum
@@ -231,7 +231,7 @@ def test_a_model_after_an_uncertified_near_model_starts_from_its_certified_tiers
     """A near model that stops at the generation order has certified every quality
     tier: the model that takes over fixes them at once, from the near model's solution
     (checked whole by the solver), and the pairing is the reference engine's."""
-    original_order = procedure.generation_order_keeping_below
+    original_order = modelled.generation_order_keeping_below
 
     def order(bm, local):
         if bm.far is not None:
@@ -239,7 +239,7 @@ def test_a_model_after_an_uncertified_near_model_starts_from_its_certified_tiers
         return original_order(bm, local)
 
     resumed: list[tuple[int, int]] = []
-    original_resumed = procedure._resumed
+    original_resumed = modelled._resumed
 
     def spy(bm, terms, proved):
         done = original_resumed(bm, terms, proved)
@@ -248,8 +248,8 @@ def test_a_model_after_an_uncertified_near_model_starts_from_its_certified_tiers
             resumed.append((fixed, len(proved.tiers)))
         return done
 
-    monkeypatch.setattr(procedure, "generation_order_keeping_below", order)
-    monkeypatch.setattr(procedure, "_resumed", spy)
+    monkeypatch.setattr(modelled, "generation_order_keeping_below", order)
+    monkeypatch.setattr(modelled, "_resumed", spy)
     before = STATS["uncertified"]
     assert _replay(FORCED, SAMPLE[:1]) > 3
     assert STATS["uncertified"] > before
@@ -286,7 +286,7 @@ def test_a_near_model_made_again_tries_the_relaxation_s_pairs_first(monkeypatch,
                 kept = bm.portable(self.values) if carried == "optimum" else start
                 first[current[0]] = (key, kept, sum(w * self.value(t) for t, w in chunk))
 
-    original = procedure.Procedure2026.solve
+    original = modelled.BracketByModel.solve
     carry: dict[tuple, tuple] = {}
 
     def bracket_solve(rc, bracket, kind, on_tier, extra=(), proved=None):
@@ -299,7 +299,7 @@ def test_a_near_model_made_again_tries_the_relaxation_s_pairs_first(monkeypatch,
 
     monkeypatch.setattr(LexSolver, "_near_tier", near_tier)
     monkeypatch.setattr(LexSolver, "solve", solve)
-    monkeypatch.setattr(procedure.Procedure2026, "solve", staticmethod(bracket_solve))
+    monkeypatch.setattr(modelled.BracketByModel, "solve", staticmethod(bracket_solve))
     assert _replay(FORCED, SAMPLE[:1]) > 3
     carry.update({k: v for k, v in first.items() if v[2] is not None})
     assert carry

@@ -16,7 +16,7 @@ from cpsat_pairing.apps.compare import aligned, bracket_of, first_difference, re
 from cpsat_pairing.dutch.bracket import BracketModel
 from cpsat_pairing.dutch.e2017 import bracket as bracket2017
 from cpsat_pairing.dutch.e2013 import procedure as procedure2013
-from cpsat_pairing.dutch.e2026 import procedure as procedure2026
+from cpsat_pairing.dutch.e2026 import modelled as modelled2026
 from cpsat_pairing.domain.compat import Compatibility
 from cpsat_pairing.domain.state import build_state
 from cpsat_pairing.dutch.edition import as_edition
@@ -73,7 +73,7 @@ def test_given_pairs_score_as_the_model_of_every_pair(monkeypatch: pytest.Monkey
             given = evaluate(w, rnd, list(fr.pairs), edition)
             with monkeypatch.context() as m:
                 m.setattr(bracket2017, "given_rows", lambda rows, bm, partner: rows)
-                m.setattr(procedure2026, "partners", lambda pairs: None)
+                m.setattr(modelled2026, "partners", lambda pairs: None)
                 m.setattr(procedure2013, "partners", lambda pairs: None)
                 m.setattr(bracket2017.BracketModel2017, "_forced_values", lambda self, partner: iter(()))
                 m.setattr(BracketModel, "_forced_values", lambda self, partner: iter(()))

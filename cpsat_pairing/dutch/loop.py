@@ -17,18 +17,20 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from cpsat_pairing.domain.compat import Compatibility
 from cpsat_pairing.domain.state import RoundState, build_state
 from cpsat_pairing.domain.tournament import Tournament
 from cpsat_pairing.dutch.boards import make_boards
-from cpsat_pairing.dutch.bracket import BracketModel
 from cpsat_pairing.dutch.edition import Edition
 from cpsat_pairing.dutch.result import BracketTrace, Pair, Pairing, alike
 from cpsat_pairing.formats.layout import points_text as points
-from cpsat_pairing.solver.cpsat import STATS, InfeasibleError
+from cpsat_pairing.solver.outcomes import STATS, InfeasibleError
 from cpsat_pairing.solver.settings import SolverSettings
+
+if TYPE_CHECKING:  # a round paired without models never imports them (or OR-Tools)
+    from cpsat_pairing.dutch.bracket import BracketModel
 
 
 @dataclass

@@ -27,7 +27,8 @@ from ortools.sat.python import cp_model
 from ortools.sat.python import cp_model_helper as cmh
 
 from cpsat_pairing.errors import SolveLimitError
-from cpsat_pairing.solver.cpsat import Model, Status, Uncertified, has_solution, solution
+from cpsat_pairing.solver.cpsat import Model, Status, has_solution, solution
+from cpsat_pairing.solver.outcomes import Uncertified
 from cpsat_pairing.solver.lex import LexSolver
 from cpsat_pairing.solver.settings import propagation_budget
 

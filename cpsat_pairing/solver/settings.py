@@ -115,9 +115,13 @@ class SolverSettings:
     # after [C.7], 2013 C.12 decided by a matching of the floaters), which gives up
     # after `max_cuts` rejected sets of downfloaters (the full model then decides).
     bracket_alone: bool = True
-    # 2026: a bracket of at most this many players, not the last, is paired by scoring its
-    # candidates (dutch/e2026/direct.py), the model only where that proves nothing; 0: never.
-    direct_brackets: int = 8
+    # 2026: a bracket of at most this many players is paired by scoring its candidates
+    # (dutch/e2026/direct.py), the model only where that proves nothing; 0: never.
+    # Bigger brackets have too many candidates near the best for the search's bounds.
+    direct_brackets: int = 48
+    # Steps of that search (dutch/e2026/candidates.py) before it leaves the bracket to
+    # the model: a step is a few microseconds, a small model's pairing a few milliseconds.
+    direct_budget: int = 5000
     max_cuts: int = 30
 
     def __post_init__(self) -> None:

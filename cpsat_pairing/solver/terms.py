@@ -4,70 +4,23 @@ A *term* is one component of a lexicographic objective: minimise sum(coef * var)
 Booleans.  Once its optimum is fixed it is recorded as a *tier*: which criterion (or
 which step of the generation order), what it counts, and its value.  Tiers are values:
 check mode compares two pairings tier by tier, explanations read them, and nothing
-needs to parse a display string to know what a tier is.
+needs to parse a display string to know what a tier is (solver/tiers.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from ortools.sat.python import cp_model
 
 from cpsat_pairing.solver.cpsat import BOOLEAN, INT_MAX, INT_MIN, Model
+from cpsat_pairing.solver.tiers import Tier as Tier, TierKind as TierKind
 
 if TYPE_CHECKING:
     from cpsat_pairing.solver.lex import LexSolver
-
-
-class TierKind(str, Enum):
-    """A quality criterion of the edition, or a step of the generation order (which
-    only tells apart candidates equal on every criterion)."""
-
-    QUALITY = "quality"
-    ORDER = "order"
-
-
-@dataclass(frozen=True)
-class Tier:
-    """A solved term: `criterion` is the edition's name for it ("C12", "C.6", "B.3") or
-    the generation-order step ("MDP set", "MDP-pairing", "exchange", "transposition");
-    `detail` says what it counts.  Lower values are better; a `maximised` tier was
-    solved negated (its count is -value and more is better)."""
-
-    criterion: str
-    detail: str
-    value: int
-    kind: TierKind = TierKind.QUALITY
-    maximised: bool = False
-    # The BSN a generation-order tier is about (the S1 player whose partner it fixes,
-    # the player an exchange keeps or moves, the MDP a set takes), if any.
-    subject: int | None = None
-
-    @classmethod
-    def of(cls, criterion: str, detail: str, value: int, kind: TierKind, maximised: bool,
-           subject: int | None) -> Tier:
-        """`Tier(...)` for the solver's hot path (a tier for every term fixed): the same
-        fields set in one step, not one `object.__setattr__` each as a frozen
-        dataclass's `__init__` does (a third of the time)."""
-        tier = object.__new__(cls)
-        tier.__dict__.update(criterion=criterion, detail=detail, value=value, kind=kind, maximised=maximised,
-                             subject=subject)
-        return tier
-
-    @property
-    def name(self) -> str:
-        """The tier as one label, e.g. 'C12 unmet colour preferences', 'exchange: BSN 3 stays in S1'."""
-        sep = ": " if self.kind is TierKind.ORDER else " "
-        return f"{self.criterion}{sep}{self.detail}" if self.detail else self.criterion
-
-    @property
-    def shown(self) -> int:
-        """The value as a reader counts it (a maximised tier's count, positive)."""
-        return -self.value if self.maximised else self.value
 
 
 @dataclass

@@ -16,18 +16,21 @@ from __future__ import annotations
 import functools
 import weakref
 from fractions import Fraction
-
-from ortools.sat.python import cp_model
+from typing import TYPE_CHECKING
 
 from cpsat_pairing.domain.state import Float, PlayerState, PrefKind
 from cpsat_pairing.domain.tournament import Colour
-from cpsat_pairing.dutch.bracket import BracketModel
-from cpsat_pairing.dutch.model import PairModel
 from cpsat_pairing.dutch.registry import criterion
 from cpsat_pairing.formats.layout import points_text as points
-from cpsat_pairing.solver.lex import LexSolver
 from cpsat_pairing.solver.matching import LazyAdjacency, greedy_mate, max_matching
-from cpsat_pairing.solver.terms import Term
+
+if TYPE_CHECKING:  # the criteria are registered without OR-Tools; their models import it
+    from ortools.sat.python import cp_model
+
+    from cpsat_pairing.dutch.bracket import BracketModel
+    from cpsat_pairing.dutch.model import PairModel
+    from cpsat_pairing.solver.lex import LexSolver
+    from cpsat_pairing.solver.terms import Term
 
 
 def _levels(values: set[Fraction]) -> list[Fraction]:

@@ -23,18 +23,22 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from cpsat_pairing.domain.state import Float, PlayerState, PrefKind
+from cpsat_pairing.domain.tournament import Colour
+from cpsat_pairing.dutch.e2026.candidates import CandidateSearch, OutOfBudget
 from cpsat_pairing.dutch.loop import Bracket, RoundContext
 from cpsat_pairing.dutch.result import Pair
 from cpsat_pairing.formats.layout import points_text as points
-from cpsat_pairing.solver.cpsat import STATS
+from cpsat_pairing.solver.outcomes import STATS
 from cpsat_pairing.solver.matching import LazyAdjacency, greedy_mate, is_perfect, max_matching
-from cpsat_pairing.solver.terms import Tier, TierKind
+from cpsat_pairing.solver.tiers import Tier, TierKind
 
 QUALITY, ORDER = TierKind.QUALITY, TierKind.ORDER
 # The quality criteria scored here, in the edition's order: another list is the model's.
 CRITERIA = tuple(f"C{i}" for i in range(6, 22))
 # Each tier's value as one digit of a mixed-radix integer: candidates compare as ints.
 _RADIX = 1 << 8
+# A colour preference as the search counts it (candidates.py): none, White, Black.
+_WISH = {None: 0, Colour.WHITE: 1, Colour.BLACK: 2}
 
 
 @dataclass
@@ -75,6 +79,7 @@ def pair_directly(rc: RoundContext, bracket: Bracket, limit: int) -> DirectResul
 class _Bracket:
     def __init__(self, rc: RoundContext, bracket: Bracket) -> None:
         self.rc = rc
+        self.budget = rc.settings.direct_budget
         st = rc.state
         self.ps: dict[int, PlayerState] = st.players
         self.units = st.pairing_units
@@ -212,22 +217,14 @@ class _Bracket:
 
     # -- candidates ----------------------------------------------------------------------
 
-    def candidates(self) -> list[tuple[list[Pair], list[int]]]:
-        """Every pairing of the bracket with the fewest downfloaters any has ([C6] ranks
-        the others below it)."""
-        n = len(self.players)
-        rows = self.rows
-        # In the last bracket the one player left unpaired has the PAB ([C2], [C5]).
-        last = not self.next_group
-        allowed = self.rc.pab_allowed
-        may_float = [not last or p in allowed for p in self.players]
-        for floats in range(n % 2, 1 + (n % 2 if last else n), 2):
-            found: list[tuple[list[tuple[int, int]], list[int]]] = []
-            _matchings(rows, may_float, [True] * n, 0, floats, [], [], found)
-            if found:
-                pl = self.players
-                return [([(pl[i], pl[j]) for i, j in ps], [pl[i] for i in fs]) for ps, fs in found]
-        return []
+    def fewest_floaters(self) -> int:
+        """The fewest players any pairing of the bracket leaves unpaired."""
+        adj: list[list[int]] = [[] for _ in self.rows]
+        for i, row in enumerate(self.rows):
+            for j in row:
+                adj[i].append(j)
+                adj[j].append(i)
+        return max_matching(adj).count(-1)
 
     def solve(self) -> DirectResult | None:
         specs = self.specs()
@@ -237,48 +234,61 @@ class _Bracket:
         self.dn_set = frozenset(self.dn)
         self.ng_level = units[self.next_group[0]] if self.next_group and self.nn_possible else None
         self.c8_levels = [s.next_level for s in specs if s.next_level is not None and s.next_level != -1]
-        cands = self.candidates()
-        if not cands:
-            return None
+        n = len(self.players)
+        d = self.fewest_floaters()
+        if not self.next_group and d != n % 2:
+            return None  # the last bracket leaves one player at most, with the PAB
         # Each candidate's tier values as one integer, most significant first (a [C8]
         # count negated, as the model minimises it: offset into the digit's range).
         k = len(specs)
         weight = [_RADIX ** (k - 1 - i) for i in range(k)]
-        per_pair: dict[Pair, int] = {}
-        per_float: dict[int, int] = {}
+        index = {p: i for i, p in enumerate(self.players)}
+        pair_value: dict[tuple[int, int], int] = {}
+        per_float = [0] * n
         c8_at: list[tuple[int, int]] = []
         for i, s in enumerate(specs):
             if s.paired:
-                for pq, c in s.paired.items():
-                    per_pair[pq] = per_pair.get(pq, 0) + c * weight[i]
+                for (p, q), c in s.paired.items():
+                    key = (index[p], index[q])
+                    pair_value[key] = pair_value.get(key, 0) + c * weight[i]
             elif s.floating:
                 for p, c in s.floating.items():
-                    per_float[p] = per_float.get(p, 0) + c * weight[i]
+                    per_float[index[p]] += c * weight[i]
             elif s.next_level is not None:
                 c8_at.append((s.next_level, weight[i]))
-        scored: list[tuple[int, int]] = []
+        players = self.players
         ceilings_of: dict[tuple[int, ...], dict[int, int]] = {}
-        for index, (pairs, floaters) in enumerate(cands):
-            value = sum(per_pair.get(pq, 0) for pq in pairs) + sum(per_float.get(p, 0) for p in floaters)
+
+        def float_value(D: tuple[int, ...]) -> int:
+            value = sum(per_float[i] for i in D)
             if c8_at:
-                key = tuple(floaters)
-                ceilings = ceilings_of.get(key)
-                if ceilings is None:
-                    ceilings = ceilings_of[key] = self.next_ceilings(floaters)
+                ceilings = ceilings_of[D] = self.next_ceilings([players[i] for i in D])
                 value += sum((_RADIX // 2 - ceilings[u]) * w for u, w in c8_at)
-            scored.append((value, index))
-        best = min(v for v, _ in scored)
-        tied = [cands[i] for v, i in scored if v == best]
-        chosen = min(tied, key=self.order_key) if len(tied) > 1 else tied[0]
-        pairs, floaters = chosen
-        ceilings = ceilings_of.get(tuple(floaters)) if c8_at else {}
-        full = self.completion(pairs, floaters, ceilings or {})
+            return value
+
+        last = not self.next_group
+        c12 = next(i for i, s in enumerate(specs) if s.criterion == "C12")
+        wants = [_WISH[self.ps[p].pref_colour] for p in players]
+        search = CandidateSearch(self.rows, [p in self.mdps for p in players],
+                                 [not last or p in self.rc.pab_allowed for p in players],
+                                 pair_value, float_value, self.budget, wants, weight[c12])
+        try:
+            least = search.least_value(d, self.budget)
+            found = None if least is None else search.first_in_order(d, least[1])
+        except OutOfBudget:
+            STATS["direct_declined"] += 1
+            return None
+        if found is None:
+            return None
+        edges, floating = found
+        pairs = [(players[i], players[j]) for i, j in sorted(edges)]
+        floaters = [players[i] for i in floating]
+        ceilings = ceilings_of.get(tuple(floating), {}) if c8_at else {}
+        full = self.completion(pairs, floaters, ceilings)
         if full is None:
             STATS["direct_declined"] += 1
             return None
-        tiers = self.quality_tiers(specs, pairs, floaters, ceilings or {}) + self.order_tiers(pairs, floaters)
-        rank = {p: i for i, p in enumerate(self.players)}
-        pairs = sorted(pairs, key=lambda pq: (rank[pq[0]], rank[pq[1]]))
+        tiers = self.quality_tiers(specs, pairs, floaters, ceilings) + self.order_tiers(pairs, floaters)
         return DirectResult(pairs, floaters, tiers, full)
 
     def quality_tiers(self, specs: list[_Spec], pairs: list[Pair], floaters: list[int],
@@ -330,19 +340,6 @@ class _Bracket:
         key = (-sum(1 for p in s1_orig if p in s1set), sum(bsn[p] for p in s1set),
                tuple(int(p in s1set) for p in reversed(s1_orig)), tuple(-int(q in s1set) for q in s2_orig))
         return key, [p for p in remainder if p in s1set]
-
-    def order_key(self, cand: tuple[list[Pair], list[int]]) -> tuple[object, ...]:
-        pairs, floaters = cand
-        paired_mdps, mdp_partners, remainder, s1_orig, s2_orig, rem_pairs = self._order_parts(pairs, floaters)
-        mdps = [p for p in self.players if p in self.mdps]
-        mdp_set = tuple(int(m not in paired_mdps) for m in mdps)
-        partners = tuple(self.bsn[q] for _, q in mdp_partners)
-        if not rem_pairs:
-            return (mdp_set, partners)
-        key, s1 = self._exchange(remainder, s1_orig, s2_orig, rem_pairs)
-        bsn = {p: i + 1 for i, p in enumerate(remainder)}
-        partner = {p: q for a, b in rem_pairs for p, q in ((a, b), (b, a))}
-        return (mdp_set, partners, key, tuple(bsn[partner[p]] for p in s1))
 
     def order_tiers(self, pairs: list[Pair], floaters: list[int]) -> list[Tier]:
         """The generation order's tiers as dutch/order.py records them for this pairing."""
@@ -455,33 +452,6 @@ class _Bracket:
             if _completes(rest, self.rc, tail):
                 return tail
         return None
-
-
-def _matchings(rows: list[list[int]], may_float: list[bool], free: list[bool], i: int, budget: int,
-               pairs: list[tuple[int, int]], floaters: list[int],
-               found: list[tuple[list[tuple[int, int]], list[int]]]) -> None:
-    """Every way to pair the free players from index `i` on by `rows` (each with the
-    later ones he may meet) leaving exactly `budget` of them, those `may_float`, unpaired."""
-    n = len(rows)
-    while i < n and not free[i]:
-        i += 1
-    if i == n:
-        if not budget:
-            found.append((list(pairs), list(floaters)))
-        return
-    free[i] = False
-    for j in rows[i]:
-        if free[j]:
-            free[j] = False
-            pairs.append((i, j))
-            _matchings(rows, may_float, free, i + 1, budget, pairs, floaters, found)
-            pairs.pop()
-            free[j] = True
-    if budget and may_float[i]:
-        floaters.append(i)
-        _matchings(rows, may_float, free, i + 1, budget - 1, pairs, floaters, found)
-        floaters.pop()
-    free[i] = True
 
 
 def _augment(p: int, group: list[int], ok: Callable[[int, int], bool], mate: dict[int, int], seen: set[int]) -> bool:
