@@ -64,7 +64,7 @@ if TYPE_CHECKING:
     )
     from cpsat_pairing.formats import parse_trf, read_trf, write_trf
     from cpsat_pairing.solver.settings import SolverSettings
-    from cpsat_pairing.solver.tiers import Tier, TierKind
+    from cpsat_pairing.records import Tier, TierKind
 
 
 __getattr__ = lazy_getattr(__name__, _WHERE, globals())

@@ -45,7 +45,7 @@ from cpsat_pairing.dutch.result import Pair, Pairing
 from cpsat_pairing.dutch.rounds import evaluate, illegalities, pair
 from cpsat_pairing.errors import ExitCode, NoValidPairing, PairingError, RoundsNotInFile
 from cpsat_pairing.formats import parse_trf, read_trf
-from cpsat_pairing.solver.tiers import Tier
+from cpsat_pairing.records import Tier
 
 if TYPE_CHECKING:
     from cpsat_pairing.apps.standings_check import StandingsCheck

@@ -13,7 +13,7 @@ from enum import Enum
 from fractions import Fraction
 
 from cpsat_pairing.dutch.result import BracketTrace, Pairing, same_composition
-from cpsat_pairing.solver.tiers import Tier, TierKind
+from cpsat_pairing.records import Tier, TierKind
 
 # The [C5] tier, compared before any bracket (2026 Art. 3.8.1).
 PAB_TIER = Tier("C5", "PAB score", 0)

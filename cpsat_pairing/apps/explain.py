@@ -44,7 +44,7 @@ from cpsat_pairing.dutch.order import SLOT_DETAIL
 from cpsat_pairing.dutch.result import BracketTrace, Pair, Pairing
 from cpsat_pairing.dutch.rounds import evaluate, illegalities, pair
 from cpsat_pairing.errors import NoValidPairing
-from cpsat_pairing.solver.tiers import Tier
+from cpsat_pairing.records import Tier
 
 
 def _ranked(st: RoundState, ids: list[int]) -> list[int]:

@@ -33,7 +33,7 @@ from cpsat_pairing.domain.state import PrefKind, RoundState, build_state
 from cpsat_pairing.domain.tournament import Colour, Tournament
 from cpsat_pairing.dutch.edition import Edition, as_edition
 from cpsat_pairing.dutch.result import Pairing
-from cpsat_pairing.solver.tiers import Tier
+from cpsat_pairing.records import Tier
 
 
 class Role(str, Enum):

@@ -23,7 +23,7 @@ from ortools.sat.python import cp_model
 from cpsat_pairing.dutch.model import PairModel
 from cpsat_pairing.dutch.order import generation_order
 from cpsat_pairing.errors import SolveLimitError
-from cpsat_pairing.solver.outcomes import STATS, InfeasibleError
+from cpsat_pairing.records import STATS, InfeasibleError
 from cpsat_pairing.solver.terms import Term
 
 FloatVars = dict[int, cp_model.IntVar]

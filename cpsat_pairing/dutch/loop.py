@@ -26,7 +26,7 @@ from cpsat_pairing.dutch.boards import make_boards
 from cpsat_pairing.dutch.edition import Edition
 from cpsat_pairing.dutch.result import BracketTrace, Pair, Pairing, alike
 from cpsat_pairing.formats.layout import points_text as points
-from cpsat_pairing.solver.outcomes import STATS, InfeasibleError
+from cpsat_pairing.records import STATS, InfeasibleError
 from cpsat_pairing.solver.settings import SolverSettings
 
 if TYPE_CHECKING:  # a round paired without models never imports them (or OR-Tools)

@@ -17,7 +17,7 @@ from ortools.sat.python import cp_model
 
 from cpsat_pairing.solver.lex import LexSolver
 from cpsat_pairing.solver.terms import Term, make_term, new_booleans
-from cpsat_pairing.solver.tiers import TierKind
+from cpsat_pairing.records import TierKind
 from cpsat_pairing.solver.view import BracketView
 
 if TYPE_CHECKING:

@@ -43,7 +43,7 @@ from cpsat_pairing.domain.state import PlayerState, PrefKind
 from cpsat_pairing.domain.tournament import Colour
 from cpsat_pairing.solver.bounds import player_classes
 from cpsat_pairing.solver.cpsat import INT_MIN
-from cpsat_pairing.solver.outcomes import STATS, Uncertified
+from cpsat_pairing.records import STATS, Uncertified
 from cpsat_pairing.solver.settings import SolverSettings
 from cpsat_pairing.solver.terms import add_linear, add_weighted
 from cpsat_pairing.dutch.model import PairModel

@@ -18,10 +18,9 @@ from ortools.sat.python import cp_model
 
 from cpsat_pairing.dutch.model import PairModel
 from cpsat_pairing.solver.counts import add_class_counts
-from cpsat_pairing.solver.outcomes import InfeasibleError, Uncertified
+from cpsat_pairing.records import InfeasibleError, Tier, TierKind, Uncertified
 from cpsat_pairing.solver.repair import incumbent_pairs, pairs_away, split_witness
 from cpsat_pairing.solver.search import Literal, first_candidate, first_in_order
-from cpsat_pairing.solver.tiers import Tier, TierKind
 
 ORDER = TierKind.ORDER
 # The detail of a tier of `_fix_slots` (one per S1 player, S1 the top P0 residents).

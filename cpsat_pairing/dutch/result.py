@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from cpsat_pairing.domain.colours import ColourRule
-from cpsat_pairing.solver.tiers import Tier, TierKind
+from cpsat_pairing.records import Tier, TierKind
 
 Pair = tuple[int, int]
 

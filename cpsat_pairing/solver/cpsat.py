@@ -1,7 +1,7 @@
 """CP-SAT for this package: the model it builds (`Model`, which writes the proto
 itself), one call with the parameters every solve uses, timing, and reading the answer.
 
-Its counters and the outcomes a model may report live in solver/outcomes.py, which
+Its counters and the outcomes a model may report live in cpsat_pairing/records.py, which
 the rounds that build no model import without OR-Tools.
 
 The parameters are fixed (one worker, seed 0), so the same model gives the same
@@ -20,7 +20,7 @@ from ortools.sat.python import cp_model_helper as cmh
 from ortools.util.python.sorted_interval_list import Domain
 
 from cpsat_pairing.errors import SolveLimitError
-from cpsat_pairing.solver.outcomes import STATS as STATS, InfeasibleError as InfeasibleError, Uncertified as Uncertified
+from cpsat_pairing.records import STATS as STATS, InfeasibleError as InfeasibleError, Uncertified as Uncertified
 from cpsat_pairing.solver.settings import SolverSettings
 
 BOOLEAN = Domain(0, 1)

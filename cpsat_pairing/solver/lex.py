@@ -38,7 +38,7 @@ from cpsat_pairing.solver.evaluate import Evaluator
 from cpsat_pairing.solver.partial import Chunk, PartialModel
 from cpsat_pairing.solver.settings import DEFAULT_SETTINGS, SolverSettings, propagation_budget
 from cpsat_pairing.solver.terms import Term, add_linear, fits, set_objective, weights
-from cpsat_pairing.solver.tiers import Tier
+from cpsat_pairing.records import Tier
 
 Bound = Callable[[Chunk, Sequence[tuple[Term, int]]], "int | None"]
 Repair = Callable[[Chunk, int], "dict[int, int] | None"]

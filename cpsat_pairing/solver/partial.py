@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from ortools.sat.python import cp_model
 
 from cpsat_pairing.solver.cpsat import Model, Status, found, has_solution, solution
-from cpsat_pairing.solver.outcomes import STATS, InfeasibleError, Uncertified
+from cpsat_pairing.records import STATS, InfeasibleError, Uncertified
 from cpsat_pairing.solver.terms import Term
 
 if TYPE_CHECKING:

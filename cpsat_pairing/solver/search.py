@@ -28,7 +28,7 @@ from ortools.sat.python import cp_model_helper as cmh
 
 from cpsat_pairing.errors import SolveLimitError
 from cpsat_pairing.solver.cpsat import Model, Status, has_solution, solution
-from cpsat_pairing.solver.outcomes import Uncertified
+from cpsat_pairing.records import Uncertified
 from cpsat_pairing.solver.lex import LexSolver
 from cpsat_pairing.solver.settings import propagation_budget
 

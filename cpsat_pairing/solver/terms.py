@@ -4,7 +4,7 @@ A *term* is one component of a lexicographic objective: minimise sum(coef * var)
 Booleans.  Once its optimum is fixed it is recorded as a *tier*: which criterion (or
 which step of the generation order), what it counts, and its value.  Tiers are values:
 check mode compares two pairings tier by tier, explanations read them, and nothing
-needs to parse a display string to know what a tier is (solver/tiers.py).
+needs to parse a display string to know what a tier is (cpsat_pairing/records.py).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from weakref import WeakKeyDictionary
 from ortools.sat.python import cp_model
 
 from cpsat_pairing.solver.cpsat import BOOLEAN, INT_MAX, INT_MIN, Model
-from cpsat_pairing.solver.tiers import Tier as Tier, TierKind as TierKind
+from cpsat_pairing.records import Tier as Tier, TierKind as TierKind
 
 if TYPE_CHECKING:
     from cpsat_pairing.solver.lex import LexSolver

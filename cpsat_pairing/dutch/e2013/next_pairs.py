@@ -30,7 +30,7 @@ from ortools.sat.python import cp_model
 from cpsat_pairing.dutch.bracket import BracketModel
 from cpsat_pairing.dutch.e2013.criteria import penultimate
 from cpsat_pairing.solver.matching import grows, growth, max_matching
-from cpsat_pairing.solver.tiers import Tier
+from cpsat_pairing.records import Tier
 
 # The requirement as a tier of the trace, recorded only when it is not met (1).
 P1_TIER = ("C.12", "floater without the next bracket's P1 pairings")

@@ -62,11 +62,10 @@ from cpsat_pairing.dutch.order import generation_order
 from cpsat_pairing.dutch.registry import CRITERIA
 from cpsat_pairing.dutch.result import BracketTrace, Pair
 from cpsat_pairing.errors import NoValidPairing
-from cpsat_pairing.solver.outcomes import STATS, InfeasibleError
+from cpsat_pairing.records import InfeasibleError, STATS, Tier
 from cpsat_pairing.solver.matching import max_matching
 from cpsat_pairing.solver.settings import near_pays
 from cpsat_pairing.solver.terms import Term
-from cpsat_pairing.solver.tiers import Tier
 
 
 def treated_as_homogeneous(n_mdps: int, size: int) -> bool:

@@ -26,7 +26,7 @@ from cpsat_pairing.domain.compat import Compatibility
 from cpsat_pairing.dutch.e2017.bracket import BracketModel2017
 from cpsat_pairing.formats.layout import points_text as points
 from cpsat_pairing.solver.matching import max_matching_covering
-from cpsat_pairing.solver.tiers import Tier, TierKind
+from cpsat_pairing.records import Tier, TierKind
 
 
 class NextBracket:

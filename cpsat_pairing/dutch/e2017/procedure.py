@@ -35,7 +35,7 @@ from cpsat_pairing.dutch.near import on_near_models
 from cpsat_pairing.dutch.order import generation_order
 from cpsat_pairing.dutch.registry import CRITERIA
 from cpsat_pairing.dutch.result import BracketTrace, Pair
-from cpsat_pairing.solver.outcomes import InfeasibleError
+from cpsat_pairing.records import InfeasibleError
 from cpsat_pairing.solver.matching import max_matching
 from cpsat_pairing.solver.settings import near_pays
 from cpsat_pairing.solver.terms import Term

@@ -28,9 +28,8 @@ from cpsat_pairing.dutch.e2026.candidates import CandidateSearch, OutOfBudget
 from cpsat_pairing.dutch.loop import Bracket, RoundContext
 from cpsat_pairing.dutch.result import Pair
 from cpsat_pairing.formats.layout import points_text as points
-from cpsat_pairing.solver.outcomes import STATS
+from cpsat_pairing.records import STATS, Tier, TierKind
 from cpsat_pairing.solver.matching import LazyAdjacency, greedy_mate, is_perfect, max_matching
-from cpsat_pairing.solver.tiers import Tier, TierKind
 
 QUALITY, ORDER = TierKind.QUALITY, TierKind.ORDER
 # The quality criteria scored here, in the edition's order: another list is the model's.

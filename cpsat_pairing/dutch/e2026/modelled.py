@@ -29,10 +29,9 @@ from cpsat_pairing.dutch.model import partners
 from cpsat_pairing.dutch.registry import CRITERIA
 from cpsat_pairing.dutch.result import BracketTrace, Pair
 from cpsat_pairing.errors import NoValidPairing, SolveLimitError
-from cpsat_pairing.solver.outcomes import STATS, InfeasibleError, Uncertified
+from cpsat_pairing.records import InfeasibleError, STATS, TierKind, Uncertified
 from cpsat_pairing.solver.settings import near_pays
 from cpsat_pairing.solver.terms import Term
-from cpsat_pairing.solver.tiers import TierKind
 
 # What a relaxed or partial model may raise instead of answering.
 RELAXATION_FAILURES = (NoValidPairing, InfeasibleError, SolveLimitError, Uncertified)

@@ -18,7 +18,7 @@ from cpsat_pairing.dutch.e2026.direct import pair_directly
 from cpsat_pairing.dutch.loop import Bracket, RoundContext, residents_bracket
 from cpsat_pairing.dutch.result import BracketTrace, Pair
 from cpsat_pairing.solver.matching import LazyAdjacency, greedy_mate, is_perfect
-from cpsat_pairing.solver.outcomes import STATS
+from cpsat_pairing.records import STATS
 
 
 def pab_prepass(st: RoundState, present: list[int], ok: Compatibility) -> tuple[Fraction | None, list[Pair]]:

@@ -37,7 +37,7 @@ from cpsat_pairing.interface.views.standings_check import (
     standings_check_table,
     standings_summary,
 )
-from cpsat_pairing.solver.tiers import Tier, TierKind
+from cpsat_pairing.records import Tier, TierKind
 
 SCHEMA = 1
 

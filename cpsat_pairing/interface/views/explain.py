@@ -23,7 +23,7 @@ from cpsat_pairing.interface.views.check import (
     shown,
     side_row,
 )
-from cpsat_pairing.solver.tiers import Tier
+from cpsat_pairing.records import Tier
 
 # Generation-order tiers about one BSN each, shown as one row per family: a 40-player
 # bracket has a tier per S1 player for the exchange and for the transposition.
