@@ -140,7 +140,7 @@ def test_the_search_finds_the_first_of_the_best_candidates(seed: int) -> None:
     d = min(len(f) for _, f in listed)
     listed = [(p, f) for p, f in listed if len(f) == d]
     search = CandidateSearch(rows, mdps, [True] * n, pair_value, float_value, budget=10**7)
-    least = search.least_value(d, 10**6)
+    least = search.least_value(d)
     assert least is not None
     found = search.first_in_order(d, least[1])
     assert found is not None

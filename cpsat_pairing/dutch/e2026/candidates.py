@@ -68,15 +68,14 @@ class CandidateSearch:
 
     # -- 1. the least value ------------------------------------------------------------
 
-    def least_value(self, d: int, max_sets: int) -> tuple[int, dict[tuple[int, ...], int]] | None:
+    def least_value(self, d: int) -> tuple[int, dict[tuple[int, ...], int]] | None:
         """The least value of a candidate with `d` downfloaters, and each downfloater
         set that reaches it with the value its pairs must then have; None if no
-        candidate has `d` downfloaters."""
+        candidate has `d` downfloaters.  Each set weighed is a step."""
         floatable = [i for i in range(self.n) if self.may_float[i]]
         sets: list[tuple[int, tuple[int, ...]]] = []
-        for i, D in enumerate(combinations(floatable, d)):
-            if i >= max_sets:
-                raise OutOfBudget
+        for D in combinations(floatable, d):
+            self._step()
             sets.append((self.float_value(D), D))
         sets.sort()
         best: int | None = None
