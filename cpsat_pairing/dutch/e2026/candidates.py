@@ -31,6 +31,8 @@ class OutOfBudget(Exception):
 
 
 class CandidateSearch:
+    """One bracket's two searches (see the module docstring), sharing a step budget."""
+
     def __init__(self, rows: list[list[int]], mdps: Sequence[bool], may_float: Sequence[bool],
                  pair_value: dict[Edge, int], float_value: Callable[[tuple[int, ...]], int], budget: int,
                  wants: Sequence[int] = (), same_wish: int = 0) -> None:

@@ -7,10 +7,10 @@ and [C4], that the rest of the round can be paired at all.  The best candidate b
 values, then by the generation order (Art. 4, as dutch/order.py fixes it; the search is
 candidates.py's), is the rules' pairing if a complete round-pairing makes its ceilings:
 every other candidate's true values are at or below its optimistic ones.  That
-round-pairing is the witness or one built with blossom matchings; when there is none,
-when the search runs out of steps, or where [C9] needs to know who ends with the PAB
-above the last bracket, the model pairs the bracket (modelled.py), which is always
-exact.  Brackets of more than `SolverSettings.direct_brackets` players go to the model
+round-pairing is the witness or one built with blossom matchings ([C9] above the last
+bracket is taken at 0 too: that round-pairing must pair the one downfloater); when there
+is none, or when the search runs out of steps, the model pairs the bracket
+(modelled.py), which is always exact.  Brackets of more than `SolverSettings.direct_brackets` players go to the model
 at once.
 
 Nothing here is a second opinion: the tiers recorded are the model's, tier for tier,
@@ -60,13 +60,13 @@ def pair_directly(rc: RoundContext, bracket: Bracket, limit: int) -> DirectResul
 def _solve(br: BracketFacts) -> DirectResult | None:
     """Score the bracket's candidates (candidates.py) and prove the best (next_bracket.py)."""
     specs = tier_specs(br)
-    if specs is None:
-        return None
     c8_levels = [s.next_level for s in specs if s.next_level is not None and s.next_level != -1]
     n = len(br.players)
     d = _fewest_floaters(br)
     if not br.next_group and d != n % 2:
         return None  # the last bracket leaves one player at most, with the PAB
+    if d != 1:
+        specs = [s for s in specs if not s.pab_below]  # [C9] applies with one downfloater only
     # Each tier's value is a digit of one integer, most significant first, so that
     # candidates compare as integers: the base exceeds any count the bracket and the
     # next scoregroup can make ([C8]'s, offset by `top` to stay positive) and any
@@ -118,6 +118,11 @@ def _solve(br: BracketFacts) -> DirectResult | None:
     floaters = [players[i] for i in floating]
     ceilings = ceilings_of.get(tuple(floating), {}) if c8_at else {}
     full = completion(br, pairs, floaters, ceilings)
+    if full is not None and any(s.pab_below for s in specs) and br.ps[floaters[0]].unplayed:
+        # [C9] is 0 only if the downfloater need not end with the PAB: the completion
+        # must pair him.
+        if not any(floaters[0] in pq for pq in full):
+            full = None
     if full is None:
         STATS["direct_declined"] += 1
         return None

@@ -74,6 +74,7 @@ def witness_completion(br: BracketFacts, pairs: list[Pair], floaters: list[int],
         return None
     return list(pairs) + rest
 
+
 def completion(br: BracketFacts, pairs: list[Pair], floaters: list[int], ceilings: dict[int, int]) -> list[Pair] | None:
     """A complete round-pairing of the remaining players with the bracket's `pairs`
     in which the following bracket makes [C8]'s ceilings, or None if none is found."""
@@ -93,7 +94,7 @@ def completion(br: BracketFacts, pairs: list[Pair], floaters: list[int], ceiling
         if p in br.dn_set:
             _augment(p, ng, ok, mate, set())
     led: dict[int, int] = {}
-    for q, p in mate.items():
+    for p in mate.values():
         led[units[p]] = led.get(units[p], 0) + 1
     for u in ceilings.keys() - {-1}:
         if u != br.ng_level and led.get(u, 0) != ceilings[u]:

@@ -33,6 +33,9 @@ class TierSpec:
     floating: dict[int, int] | None = None
     paired: dict[Pair, int] | None = None
     next_level: int | None = None  # [C8]: -1 the total, else the score level (units)
+    # [C9] above the last bracket: its one downfloater's unplayed games if he ends with
+    # the PAB (the round's to say), at least 0: scored 0, proven by the completion.
+    pab_below: bool = False
 
 
 class BracketFacts:
@@ -61,7 +64,6 @@ class BracketFacts:
              if not (self.players[i] in mdps and self.players[j] in mdps) and self.ok(self.players[i], self.players[j])]
             for i in range(n)
         ]
-
         ns = frozenset(self.next_group)
         nb = rc.compatible.neighbours
         # [C8]'s pairs as the aggregate model counts them: a bracket player who may meet
@@ -70,24 +72,19 @@ class BracketFacts:
         self.dn_set = frozenset(self.dn)
         self.nn_possible = len([q for q in self.next_group if not nb(q).isdisjoint(ns)]) // 2 > 0
         self.ng_level = self.units[self.next_group[0]] if self.next_group and self.nn_possible else None
-        self.pairs: list[Pair] = []  # the pairs a candidate may make (`tier_specs`)
+        self.pairs: list[Pair] = [(self.players[i], self.players[j]) for i, row in enumerate(self.rows) for j in row]
 
 
-def tier_specs(br: BracketFacts) -> list[TierSpec] | None:
-    """The quality tiers of the bracket's model, in order; None where [C9] may apply
-    (its value needs the round's PAB, which the model decides)."""
+def tier_specs(br: BracketFacts) -> list[TierSpec]:
+    """The quality tiers of the bracket's model, in order ([C9] where the model has
+    it, which applies only with one downfloater)."""
     rc, ps, units = br.rc, br.ps, br.units
     players, mdps = br.players, br.mdps
     out: list[TierSpec] = [TierSpec("C6", "downfloaters", floating={p: 1 for p in players})]
     levels = sorted({units[p] for p in players}, reverse=True)
     for u in levels:
         out.append(TierSpec("C7", f"downfloaters scoring {points(br.level_score[u])}",
-                         floating={p: 1 for p in players if units[p] == u}))
-    ns = frozenset(br.next_group)
-    nb = rc.compatible.neighbours
-    br.dn = [p for p in players if not nb(p).isdisjoint(ns)]
-    w = [q for q in br.next_group if not nb(q).isdisjoint(ns)]
-    br.nn_possible = len(w) // 2 > 0
+                            floating={p: 1 for p in players if units[p] == u}))
     if br.next_group:
         keys = {units[p] for p in br.dn}
         if br.nn_possible:
@@ -95,17 +92,16 @@ def tier_specs(br: BracketFacts) -> list[TierSpec] | None:
         out.append(TierSpec("C8", "next-bracket pairs", maximised=bool(br.dn) or br.nn_possible, next_level=-1))
         for u in sorted(keys, reverse=True):
             out.append(TierSpec("C8", f"next-bracket pairs led by score {points(br.level_score[u])}",
-                             maximised=True, next_level=u))
+                                maximised=True, next_level=u))
     allowed = rc.pab_allowed
     if (len(rc.remaining) % 2 and rc.pab_score is not None and rc.pab_score >= ps[players[-1]].pairing_score
             and any(p in allowed for p in (*players, *br.next_group))):
         if br.next_group:
-            return None  # whether a downfloater ends with the PAB is the round's to say
-        # [C9] in the last bracket: its one downfloater has the PAB.
-        out.append(TierSpec("C9", "PAB assignee's unplayed games",
-                         floating={p: ps[p].unplayed for p in players if p in allowed}))
-    pairs = [(players[i], players[j]) for i, row in enumerate(br.rows) for j in row]
-    br.pairs = pairs
+            out.append(TierSpec("C9", "PAB assignee's unplayed games", pab_below=True))
+        else:  # the last bracket: its one downfloater has the PAB
+            out.append(TierSpec("C9", "PAB assignee's unplayed games",
+                                floating={p: ps[p].unplayed for p in players if p in allowed}))
+    pairs = br.pairs
     same_absolute: list[Pair] = []
     if any(ps[p].topscorer for p in players):
         same_absolute = [(p, q) for p, q in pairs if _same_absolute(ps[p], ps[q])]
@@ -128,17 +124,17 @@ def tier_specs(br: BracketFacts) -> list[TierSpec] | None:
     out.append(TierSpec("C11", "topscorer same colour 3x", paired=c11))
     pref = {p: ps[p].pref_colour for p in players}
     out.append(TierSpec("C12", "unmet colour preferences",
-                     paired={(p, q): 1 for p, q in pairs if pref[p] is not None and pref[p] == pref[q]}))
+                        paired={(p, q): 1 for p, q in pairs if pref[p] is not None and pref[p] == pref[q]}))
     strong = {p: ps[p].pref_colour if ps[p].pref_kind in (PrefKind.STRONG, PrefKind.ABSOLUTE) else None
               for p in players}
     absolute = {p: ps[p].pref_kind is PrefKind.ABSOLUTE for p in players}
     out.append(TierSpec("C13", "unmet strong preferences",
-                     paired={(p, q): 1 for p, q in pairs
-                             if strong[p] is not None and strong[p] == strong[q] and not (absolute[p] and absolute[q])}))
+                        paired={(p, q): 1 for p, q in pairs
+                                if strong[p] is not None and strong[p] == strong[q] and not (absolute[p] and absolute[q])}))
     mdp_pairs = [(p, q) for p, q in pairs if p in mdps or q in mdps]
     for ago, down, up in ((1, "C14", "C15"), (2, "C16", "C17")):
         out.append(TierSpec(down, f"downfloaters with downfloat R-{ago}",
-                         floating={p: 1 for p in br.residents if ps[p].float_in(ago) is Float.DOWN}))
+                            floating={p: 1 for p in br.residents if ps[p].float_in(ago) is Float.DOWN}))
         upfloated: dict[Pair, int] = {}
         for p, q in mdp_pairs:
             lo = q if units[p] > units[q] else p if units[q] > units[p] else None
@@ -149,7 +145,7 @@ def tier_specs(br: BracketFacts) -> list[TierSpec] | None:
         floated = [p for p in players if ps[p].float_in(ago) is Float.DOWN]
         for u in sorted({units[p] for p in floated}, reverse=True):
             out.append(TierSpec(down, f"repeated downfloaters (R-{ago}) at score {points(br.level_score[u])}",
-                             floating={p: 1 for p in floated if units[p] == u}))
+                                floating={p: 1 for p in floated if units[p] == u}))
         by_level: dict[int, dict[Pair, int]] = {}
         for p, q in mdp_pairs:
             if units[p] == units[q]:
@@ -159,7 +155,7 @@ def tier_specs(br: BracketFacts) -> list[TierSpec] | None:
                 by_level.setdefault(units[hi], {})[p, q] = 1
         for u in sorted(by_level, reverse=True):
             out.append(TierSpec(up, f"MDP opponents with upfloat R-{ago} at MDP score {points(br.level_score[u])}",
-                             paired=by_level[u]))
+                                paired=by_level[u]))
     return out
 
 
@@ -171,6 +167,8 @@ def quality_tiers(specs: list[TierSpec], pairs: list[Pair], floaters: list[int],
     for s in specs:
         if s.next_level is not None:
             value = -ceilings[s.next_level]
+        elif s.pab_below:
+            value = 0  # proven by the completion (direct.py)
         elif s.paired is not None:
             value = sum(c for pq, c in s.paired.items() if pq in chosen)
         else:
