@@ -117,7 +117,8 @@ class SolverSettings:
     bracket_alone: bool = True
     # 2026: a bracket of at most this many players is paired by scoring its candidates
     # (dutch/e2026/direct.py), the model only where that proves nothing; 0: never.
-    # Bigger brackets have too many candidates near the best for the search's bounds.
+    # Bigger brackets' searches run out of steps more often, and the models are at
+    # their best there (docs/performance.md).
     direct_brackets: int = 48
     # Steps of that search (dutch/e2026/candidates.py) before it leaves the bracket to
     # the model: a step is a few microseconds, a small model's pairing a few milliseconds.
