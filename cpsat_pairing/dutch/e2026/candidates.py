@@ -141,6 +141,12 @@ class CandidateSearch:
         for w, j in self.lightest[i]:
             if not free[j]:
                 continue
+            # The child's own first cut, without a call for it (the bound by the
+            # lightest pairs alone; the child adds the colours' count).
+            limit = best[0]
+            ahead = 2 * (value + w) + rest - least[i] - least[j]
+            if limit is not None and (ahead >= 2 * limit if found[0] else ahead > 2 * limit):
+                continue
             free[j] = False
             wanting[wants[j]] -= 1
             self._pair_from(i + 1, free, value + w, rest - least[i] - least[j], wanting, best, found)
