@@ -70,10 +70,11 @@ class CandidateSearch:
 
     # -- 1. the least value ------------------------------------------------------------
 
-    def least_value(self, d: int) -> tuple[int, dict[tuple[int, ...], int]] | None:
+    def least_value(self, d: int, known: int | None = None) -> tuple[int, dict[tuple[int, ...], int]] | None:
         """The least value of a candidate with `d` downfloaters, and each downfloater
         set that reaches it with the value its pairs must then have; None if no
-        candidate has `d` downfloaters.  Each set weighed is a step."""
+        candidate has `d` downfloaters.  `known`: the value of some candidate (the
+        witness's), which bounds the search from the start.  Each set weighed is a step."""
         floatable = [i for i in range(self.n) if self.may_float[i]]
         sets: list[tuple[int, tuple[int, ...]]] = []
         for D in combinations(floatable, d):
@@ -83,12 +84,13 @@ class CandidateSearch:
         best: int | None = None
         reaching: dict[tuple[int, ...], int] = {}
         for own, D in sets:
-            if best is not None and own > best:
+            limit = best if best is not None else known
+            if limit is not None and own > limit:
                 break
             free = [True] * self.n
             for i in D:
                 free[i] = False
-            bound = None if best is None else best - own
+            bound = None if limit is None else limit - own
             paired = self._least_pairing(free, bound)
             if paired is None:
                 continue

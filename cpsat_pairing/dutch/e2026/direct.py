@@ -19,6 +19,7 @@ and `tests/test_direct.py` pairs corpus and stress samples both ways.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from cpsat_pairing.domain.tournament import Colour
@@ -106,7 +107,7 @@ def _solve(br: BracketFacts) -> DirectResult | None:
                              [not last or p in br.rc.pab_allowed for p in players],
                              pair_value, float_value, br.budget, wants, weight[c12])
     try:
-        least = search.least_value(d)
+        least = search.least_value(d, _witness_value(br, d, pair_value, float_value))
         found = None if least is None else search.first_in_order(d, least[1])
     except OutOfBudget:
         STATS["direct_declined"] += 1
@@ -139,3 +140,20 @@ def _fewest_floaters(br: BracketFacts) -> int:
             adj[j].append(i)
     return max_matching(adj).count(-1)
 
+
+def _witness_value(br: BracketFacts, d: int, pair_value: dict[tuple[int, int], int],
+                   float_value: Callable[[tuple[int, ...]], int]) -> int | None:
+    """The value of the candidate the round's witness makes in the bracket (the file's
+    own pairing under `check`, most often the answer), if it is one: a bound that cuts
+    the least value's search from its start."""
+    index = {p: i for i, p in enumerate(br.players)}
+    mdps = br.mdps
+    edges = []
+    for p, q in br.rc.witness:
+        if p in index and q in index and not (p in mdps and q in mdps):
+            edges.append((min(index[p], index[q]), max(index[p], index[q])))
+    paired = {i for e in edges for i in e}
+    floating = tuple(i for i in range(len(br.players)) if i not in paired)
+    if len(floating) != d or (not br.next_group and not all(br.players[i] in br.rc.pab_allowed for i in floating)):
+        return None
+    return float_value(floating) + sum(pair_value.get(e, 0) for e in edges)
