@@ -171,6 +171,21 @@ def max_matching_covering(adj: Sequence[Sequence[int]], first: Sequence[int],
     return max_matching(adj, mate)
 
 
+def augment_bipartite(p: int, partners: Callable[[int], Iterable[int]], mate: dict[int, int], seen: set[int]) -> bool:
+    """Kuhn's augmenting path from the left vertex `p` (`partners(v)`: the right
+    vertices v may take, in the order tried; `mate`: each matched right vertex's left
+    partner), flipped if found.  A left vertex matched before stays matched, so left
+    vertices augmented in turn are matched greedily in that order."""
+    for q in partners(p):
+        if q in seen:
+            continue
+        seen.add(q)
+        if q not in mate or augment_bipartite(mate[q], partners, mate, seen):
+            mate[q] = p
+            return True
+    return False
+
+
 def greedy_mate(players: Sequence[int], excluded: Callable[[int], Collection[int]]) -> list[int]:
     """A matching to start from, by index into `players`: each player in turn with the
     next free player he may meet (`excluded(p)`: whom p may not).  It pairs nearly

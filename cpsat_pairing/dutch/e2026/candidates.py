@@ -20,8 +20,10 @@ same on every machine.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import combinations, product
+
+from cpsat_pairing.solver.matching import augment_bipartite
 
 Edge = tuple[int, int]
 
@@ -205,8 +207,13 @@ class CandidateSearch:
         """Whether every S1 player can have his own lower-ranked S2 partner (Kuhn's
         augmenting paths): a transposition exists."""
         mate: dict[int, int] = {}
+        rows = self.rows
+
+        def partners(v: int) -> Iterable[int]:
+            return (q for q in rows[v] if q in s2)
+
         for p in s1:
-            if not _augment(p, self.rows, s2, mate, set()):
+            if not augment_bipartite(p, partners, mate, set()):
                 return False
             self._step()
         return True
@@ -288,15 +295,3 @@ def exchanges(remainder: list[int], n1: int, step: Callable[[], None]) -> Iterat
         keyed.sort()
         for _, new in keyed:
             yield new
-
-
-def _augment(p: int, rows: list[list[int]], side: frozenset[int], mate: dict[int, int], seen: set[int]) -> bool:
-    """An augmenting path from `p` into `side` along `rows` (`mate`: a `side` player
-    to his partner), flipped if found."""
-    for q in rows[p]:
-        if q in side and q not in seen:
-            seen.add(q)
-            if q not in mate or _augment(mate[q], rows, side, mate, seen):
-                mate[q] = p
-                return True
-    return False

@@ -127,7 +127,7 @@ def _solve(br: BracketFacts) -> DirectResult | None:
     if full is None:
         STATS["direct_declined"] += 1
         return None
-    tiers = quality_tiers(specs, pairs, floaters, ceilings) + order_tiers(br, pairs, floaters)
+    tiers = quality_tiers(specs, pairs, floaters, ceilings) + order_tiers(br, pairs)
     return DirectResult(pairs, floaters, tiers, full)
 
 
@@ -146,12 +146,7 @@ def _witness_value(br: BracketFacts, d: int, pair_value: dict[tuple[int, int], i
     """The value of the candidate the round's witness makes in the bracket (the file's
     own pairing under `check`, most often the answer), if it is one: a bound that cuts
     the least value's search from its start."""
-    index = {p: i for i, p in enumerate(br.players)}
-    mdps = br.mdps
-    edges = []
-    for p, q in br.rc.witness:
-        if p in index and q in index and not (p in mdps and q in mdps):
-            edges.append((min(index[p], index[q]), max(index[p], index[q])))
+    edges = br.witness_parts[0]
     paired = {i for e in edges for i in e}
     floating = tuple(i for i in range(len(br.players)) if i not in paired)
     if len(floating) != d or (not br.next_group and not all(br.players[i] in br.rc.pab_allowed for i in floating)):

@@ -9,12 +9,12 @@ matchings.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Iterable, Sequence
 
 from cpsat_pairing.dutch.e2026.scoring import BracketFacts
 from cpsat_pairing.dutch.loop import RoundContext
 from cpsat_pairing.dutch.result import Pair
-from cpsat_pairing.solver.matching import LazyAdjacency, greedy_mate, is_perfect, max_matching
+from cpsat_pairing.solver.matching import LazyAdjacency, augment_bipartite, greedy_mate, is_perfect, max_matching
 
 
 def next_ceilings(br: BracketFacts, c8_levels: Sequence[int], floaters: Sequence[int]) -> dict[int, int]:
@@ -42,33 +42,27 @@ def next_ceilings(br: BracketFacts, c8_levels: Sequence[int], floaters: Sequence
     return out
 
 
-def witness_completion(br: BracketFacts, pairs: list[Pair], floaters: list[int], ceilings: dict[int, int]) -> list[Pair] | None:
+def witness_completion(br: BracketFacts, pairs: list[Pair], ceilings: dict[int, int]) -> list[Pair] | None:
     """The round's witness (a complete round-pairing of the remaining players: the
     file's own where `check` gave it) when it makes this candidate and [C8]'s
     ceilings."""
-    inside = set(br.players)
-    mdps = br.mdps
+    inside, rest = br.witness_parts
+    players = br.players
+    if {(players[i], players[j]) for i, j in inside} != set(pairs):
+        return None
+    in_bracket = frozenset(players)
     ns = frozenset(br.next_group)
     units = br.units
-    chosen = {frozenset(pq) for pq in pairs}
-    made = 0
     led: dict[int, int] = {}
-    rest: list[Pair] = []
-    for p, q in br.rc.witness:
-        if p in inside and q in inside and not (p in mdps and q in mdps):
-            if frozenset((p, q)) not in chosen:
-                return None
-            made += 1
-            continue
-        rest.append((p, q))
+    for p, q in rest:
         if p in ns and q in ns:
             level = units[p]
-        elif p in ns and q in inside or q in ns and p in inside:
+        elif p in ns and q in in_bracket or q in ns and p in in_bracket:
             level = units[q if p in ns else p]
         else:
             continue
         led[level] = led.get(level, 0) + 1
-    if made != len(pairs) or sum(led.values()) != ceilings.get(-1, 0):
+    if sum(led.values()) != ceilings.get(-1, 0):
         return None
     if any(led.get(u, 0) != ceilings[u] for u in ceilings.keys() - {-1}):
         return None
@@ -80,7 +74,7 @@ def completion(br: BracketFacts, pairs: list[Pair], floaters: list[int], ceiling
     in which the following bracket makes [C8]'s ceilings, or None if none is found."""
     if not br.next_group:
         return list(pairs)  # the last bracket: its floater, if any, has the PAB
-    from_witness = witness_completion(br, pairs, floaters, ceilings)
+    from_witness = witness_completion(br, pairs, ceilings)
     if from_witness is not None:
         return from_witness
     units = br.units
@@ -90,9 +84,13 @@ def completion(br: BracketFacts, pairs: list[Pair], floaters: list[int], ceiling
     # scoregroup by an augmenting path (a matched downfloater stays matched).
     order = sorted(floaters, key=lambda p: -units[p])
     mate: dict[int, int] = {}
+
+    def residents(v: int) -> Iterable[int]:
+        return (q for q in ng if ok(v, q))
+
     for p in order:
         if p in br.dn_set:
-            _augment(p, ng, ok, mate, set())
+            augment_bipartite(p, residents, mate, set())
     led: dict[int, int] = {}
     for p in mate.values():
         led[units[p]] = led.get(units[p], 0) + 1
@@ -125,19 +123,6 @@ def completion(br: BracketFacts, pairs: list[Pair], floaters: list[int], ceiling
         if _completes(rest, br.rc, tail):
             return tail
     return None
-
-
-def _augment(p: int, group: list[int], ok: Callable[[int, int], bool], mate: dict[int, int], seen: set[int]) -> bool:
-    """An augmenting path from `p` to a resident of `group` (`mate`: resident to his
-    downfloater), flipped if found: the downfloaters matched before stay matched."""
-    for q in group:
-        if q in seen or not ok(p, q):
-            continue
-        seen.add(q)
-        if q not in mate or _augment(mate[q], group, ok, mate, seen):
-            mate[q] = p
-            return True
-    return False
 
 
 def _completes(rest: list[int], rc: RoundContext, out: list[Pair]) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 from cpsat_pairing.domain.state import Float, PlayerState, PrefKind
 from cpsat_pairing.dutch.loop import Bracket, RoundContext
@@ -73,6 +74,21 @@ class BracketFacts:
         self.nn_possible = len([q for q in self.next_group if not nb(q).isdisjoint(ns)]) // 2 > 0
         self.ng_level = self.units[self.next_group[0]] if self.next_group and self.nn_possible else None
         self.pairs: list[Pair] = [(self.players[i], self.players[j]) for i, row in enumerate(self.rows) for j in row]
+
+    @cached_property
+    def witness_parts(self) -> tuple[list[tuple[int, int]], list[Pair]]:
+        """The round's witness split once: its pairs that are the bracket's (by index,
+        lower first; two MDPs' pair is not: both float), and the rest."""
+        index = {p: i for i, p in enumerate(self.players)}
+        mdps = self.mdps
+        inside: list[tuple[int, int]] = []
+        rest: list[Pair] = []
+        for p, q in self.rc.witness:
+            if p in index and q in index and not (p in mdps and q in mdps):
+                inside.append((min(index[p], index[q]), max(index[p], index[q])))
+            else:
+                rest.append((p, q))
+        return inside, rest
 
 
 def tier_specs(br: BracketFacts) -> list[TierSpec]:
@@ -178,7 +194,7 @@ def quality_tiers(specs: list[TierSpec], pairs: list[Pair], floaters: list[int],
     return out
 
 
-def _order_parts(br: BracketFacts, pairs: list[Pair], floaters: list[int]) -> tuple[
+def _order_parts(br: BracketFacts, pairs: list[Pair]) -> tuple[
         list[int], list[tuple[int, int]], list[int], list[int], list[int], list[Pair]]:
     """The MDPs paired, their partners, and the remainder with its S1 and S2 of the
     first exchange (no exchange: its top players, one per pair) and its pairs."""
@@ -193,10 +209,10 @@ def _order_parts(br: BracketFacts, pairs: list[Pair], floaters: list[int]) -> tu
     n1 = len(rem_pairs)
     return paired_mdps, mdp_partners, remainder, remainder[:n1], remainder[n1:], rem_pairs
 
-def _exchange(remainder: list[int], s1_orig: list[int], s2_orig: list[int],
-              rem_pairs: list[Pair]) -> tuple[tuple[object, ...], list[int]]:
-    """The S1 of the first exchange (4.3.2) that makes the remainder's pairs, with
-    its key as the model's exchange tiers rank it.
+
+def _first_s1(remainder: list[int], rem_pairs: list[Pair]) -> list[int]:
+    """The S1 of the first exchange (4.3.2) that makes the remainder's pairs, in BSN
+    order.
 
     S1 holds one player of each pair.  The first two tiers (fewest moved, then the
     smallest BSN sum) are sums over the pairs, so each pair's choice is its own:
@@ -205,13 +221,12 @@ def _exchange(remainder: list[int], s1_orig: list[int], s2_orig: list[int],
     left to choose."""
     bsn = {p: i + 1 for i, p in enumerate(remainder)}
     s1set = {p if bsn[p] < bsn[q] else q for p, q in rem_pairs}
-    key = (-sum(1 for p in s1_orig if p in s1set), sum(bsn[p] for p in s1set),
-           tuple(int(p in s1set) for p in reversed(s1_orig)), tuple(-int(q in s1set) for q in s2_orig))
-    return key, [p for p in remainder if p in s1set]
+    return [p for p in remainder if p in s1set]
 
-def order_tiers(br: BracketFacts, pairs: list[Pair], floaters: list[int]) -> list[Tier]:
+
+def order_tiers(br: BracketFacts, pairs: list[Pair]) -> list[Tier]:
     """The generation order's tiers as dutch/order.py records them for this pairing."""
-    paired_mdps, mdp_partners, remainder, s1_orig, s2_orig, rem_pairs = _order_parts(br, pairs, floaters)
+    paired_mdps, mdp_partners, remainder, s1_orig, s2_orig, rem_pairs = _order_parts(br, pairs)
     out: list[Tier] = []
     bsn = br.bsn
     if paired_mdps:
@@ -222,7 +237,7 @@ def order_tiers(br: BracketFacts, pairs: list[Pair], floaters: list[int]) -> lis
                 for m, q in mdp_partners]
     if not rem_pairs:
         return out
-    _, s1 = _exchange(remainder, s1_orig, s2_orig, rem_pairs)
+    s1 = _first_s1(remainder, rem_pairs)
     fresh = {p: i + 1 for i, p in enumerate(remainder)}
     in_s1 = set(s1)
     out.append(Tier.of("exchange", "players moved", -sum(1 for p in s1_orig if p in in_s1), ORDER, True, None))
