@@ -227,13 +227,31 @@ def test_an_upload_is_bounded() -> None:
     assert r.status_code == 413 and "too large" in r.get_data(as_text=True)
 
 
-def test_a_long_round_shows_progress_then_the_answer() -> None:
+def _held_rounds(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """The desk's rounds held until the event is set: a small round can be paired
+    before the app stops waiting, even with no wait at all."""
+    import cpsat_pairing.interface.desk.app as desk_app
+
+    release = threading.Event()
+    real = desk_app.round_answer
+
+    def held(*args: object) -> object:
+        assert release.wait(30)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(desk_app, "round_answer", held)
+    return release
+
+
+def test_a_long_round_shows_progress_then_the_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    page_given = _held_rounds(monkeypatch)
     app = create_app(wait=0.0)
     c = app.test_client()
     r = c.post("/desk/round", data={"file": (io.BytesIO(ROUND.read_bytes()), "t.trf")},
                content_type="multipart/form-data")
     page = r.get_data(as_text=True)
-    assert r.status_code == 202  # a round takes longer than no wait at all
+    page_given.set()
+    assert r.status_code == 202  # the round is still running
     token = re.search(r"/desk/run/([\w-]+)", page)
     assert token is not None and 'http-equiv="refresh"' in page and 'id="cancel"' in page
     for _ in range(600):
@@ -266,7 +284,8 @@ def test_a_cancelled_run_stops_at_its_next_progress_report() -> None:
     assert len(reports) < 10_000 and runs.get(run.token) is None
 
 
-def test_the_cancel_button_answers_with_the_form() -> None:
+def test_the_cancel_button_answers_with_the_form(monkeypatch: pytest.MonkeyPatch) -> None:
+    release = _held_rounds(monkeypatch)
     app = create_app(wait=0.0)
     c = app.test_client()
     r = c.post("/desk/round", data={"file": (io.BytesIO(ROUND.read_bytes()), "t.trf")},
@@ -275,6 +294,7 @@ def test_the_cancel_button_answers_with_the_form() -> None:
     token = re.search(r"/desk/run/([\w-]+)", r.get_data(as_text=True))
     assert token is not None
     done = c.post(f"/desk/run/{token.group(1)}/cancel")
+    release.set()
     assert done.status_code == 200 and "Cancelled." in done.get_data(as_text=True)
     assert c.get(f"/desk/run/{token.group(1)}").status_code == 404
 
