@@ -76,12 +76,14 @@ class Tier:
 # "walked": those whose first was found by the depth-first walk (solver/search.py);
 # "hinted": rounds whose models started from a given pairing (dutch/loop.py, `check`);
 # "direct": 2026 brackets paired by their candidates, no model (dutch/e2026/direct.py);
-# "direct_declined": those whose search ran out of steps or found no completion at
-# its [C8] ceilings, so that the model paired them.
+# "direct_exact": those of them whose best candidate by [C8]'s ceilings made no
+# complete round-pairing found, proven with exact [C8] and [C9] values instead;
+# "direct_declined": those whose search ran out of steps, so that the model paired them.
 STATS: dict[str, float] = {
     "solves": 0, "solve_seconds": 0.0, "build_seconds": 0.0, "bounded": 0, "repaired": 0, "witnessed": 0,
     "fallbacks": 0, "evaluated": 0, "near": 0, "uncertified": 0, "extended": 0, "propagated": 0,
-    "light": 0, "greedy": 0, "walked": 0, "realised": 0, "hinted": 0, "direct": 0, "direct_declined": 0,
+    "light": 0, "greedy": 0, "walked": 0, "realised": 0, "hinted": 0, "direct": 0, "direct_exact": 0,
+    "direct_declined": 0,
 }
 
 

@@ -2,8 +2,9 @@
 with the model that pairs them otherwise: every round pairs the same, with the same
 tiers (the bracket's trace is the model's, tier for tier), from no witness and from
 the file's own pairing as `check` gives it; the direct path answers most small
-brackets, and declines some (its completion finds no round-pairing at [C8]'s ceilings),
-which the model then pairs."""
+brackets at [C8]'s ceilings, some with exact [C8] and [C9] values (checked here against
+every round-pairing listed), and declines a few (out of steps), which the model then
+pairs."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ from cpsat_pairing.apps.generate import GenConfig, play
 from cpsat_pairing.domain.state import round_exists
 from cpsat_pairing.domain.tournament import Tournament
 from cpsat_pairing.dutch.e2026.candidates import CandidateSearch, exchanges
+from cpsat_pairing.dutch.e2026.next_bracket import exact_next
+from cpsat_pairing.dutch.e2026.scoring import BracketFacts, tier_specs
 from cpsat_pairing.solver.cpsat import STATS
 
 from helpers import CORPUS_2026
@@ -58,16 +61,109 @@ def test_direct_brackets_change_no_pairing_and_no_tier(sample: object, hinted: b
     assert direct == modelled
 
 
-def test_the_direct_path_declines_where_the_ceilings_are_not_made() -> None:
-    """Stress tournaments hold brackets whose best candidate by [C8]'s ceilings cannot
-    make them in any round-pairing the completion finds: the model pairs those, and
+def test_exact_values_pair_the_brackets_the_ceilings_do_not_prove() -> None:
+    """Stress tournaments hold brackets whose best candidate by [C8]'s ceilings makes
+    them in no round-pairing the completion finds, or floats more players than the
+    bracket alone must ([C4]): those are scored with exact [C8] and [C9] values, and
     the rounds still pair as the model alone pairs them."""
     ts = _stress(range(31, 61))
-    before = STATS["direct_declined"], STATS["direct"]
+    before = STATS["direct_exact"], STATS["direct"]
     direct = _rounds(ts, SolverSettings(), hinted=False)
-    assert STATS["direct_declined"] > before[0]
+    assert STATS["direct_exact"] > before[0]
     assert STATS["direct"] > before[1]
     assert direct == _rounds(ts, MODEL_ONLY, hinted=False)
+
+
+def test_exact_next_is_the_best_over_every_round_pairing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the brackets of stress rounds with few players left, exact_next's [C8] and
+    [C9] for each downfloater set are those of the best of every complete round-pairing
+    listed, and the round-pairing it gives makes them."""
+    import cpsat_pairing.dutch.e2026.direct as direct
+
+    compared = [0]
+    original = direct._solve
+
+    def checked(br: BracketFacts) -> object:
+        rest_size = len(br.rc.remaining) - len(br.players)
+        if br.next_group and rest_size <= 9 and len(br.players) <= 6:
+            compared[0] += _compare_exact_next(br)
+        return original(br)
+
+    monkeypatch.setattr(direct, "_solve", checked)
+    _rounds(_stress(range(1, 41)), SolverSettings(), hinted=False)
+    assert compared[0] > 100
+
+
+def _compare_exact_next(br: BracketFacts) -> int:
+    specs = tier_specs(br)
+    levels = [s.next_level for s in specs if s.next_level is not None and s.next_level != -1]
+    c9 = any(s.pab_below for s in specs)
+    n = len(br.players)
+    compared = 0
+    for d in range(n % 2, min(n, 3) + 1, 2):
+        for D in itertools.combinations(br.players, d):
+            pab_player = D[0] if c9 and d == 1 and br.ps[D[0]].unplayed else None
+            got = exact_next(br, levels, list(D), pab_player, lambda cost: None)
+            best = _best_by_listing(br, levels, D, pab_player)
+            if got is None:
+                assert best is None
+            else:
+                assert best == (got.counts, got.pab_unplayed)
+                in_bracket = set(br.players) - set(D)
+                left = [p for p in br.rc.remaining if p not in in_bracket]
+                paired = [p for pq in got.rest for p in pq]
+                assert sorted(paired) == sorted(p for p in left if p in paired) and len(set(paired)) == len(paired)
+                assert len(left) - len(paired) == len(left) % 2
+                assert all(br.ok(p, q) for p, q in got.rest)
+                assert not any(p in D and q in D and not (p in br.mdps and q in br.mdps) for p, q in got.rest)
+                assert _value_of(br, levels, D, got.rest, pab_player) == best
+            compared += 1
+    return compared
+
+
+def _value_of(br: BracketFacts, levels: list[int], D: tuple[int, ...], pairs: list[tuple[int, int]],
+              pab_player: int | None) -> tuple[dict[int, int], int]:
+    ng = set(br.next_group)
+    top = set(D) | ng
+    counts = {-1: 0, **{u: 0 for u in levels}}
+    for p, q in pairs:
+        if p in top and q in top and (p in ng or q in ng):
+            counts[-1] += 1
+            counts[max(br.units[p], br.units[q])] += 1
+    paired = {p for pq in pairs for p in pq}
+    return counts, (br.ps[pab_player].unplayed if pab_player is not None and pab_player not in paired else 0)
+
+
+def _best_by_listing(br: BracketFacts, levels: list[int], D: tuple[int, ...],
+                     pab_player: int | None) -> tuple[dict[int, int], int] | None:
+    """The best [C8] counts (most, then most per level highest first), then the least
+    [C9], over every complete round-pairing of the players left: two downfloaters
+    meet only if both are MDPs, the one left unpaired is one who may have the PAB."""
+    in_bracket = set(br.players) - set(D)
+    left = [p for p in br.rc.remaining if p not in in_bracket]
+    best: tuple[tuple[int, ...], int, tuple[dict[int, int], int]] | None = None
+
+    def allowed(p: int, q: int) -> bool:
+        both_floating = p in D and q in D
+        return br.ok(p, q) and (not both_floating or (p in br.mdps and q in br.mdps))
+
+    def walk(free: list[int], pairs: list[tuple[int, int]], bye: bool) -> None:
+        nonlocal best
+        if not free:
+            value = _value_of(br, levels, D, pairs, pab_player)
+            key = tuple([-value[0][-1], *(-value[0][u] for u in levels)])
+            if best is None or (key, value[1]) < best[:2]:
+                best = (key, value[1], value)
+            return
+        p, others = free[0], free[1:]
+        for q in others:
+            if allowed(p, q):
+                walk([x for x in others if x != q], [*pairs, (p, q)], bye)
+        if not bye and len(free) % 2 and p in br.rc.pab_allowed:
+            walk(others, pairs, True)
+
+    walk(left, [], False)
+    return None if best is None else best[2]
 
 
 def test_direct_brackets_hold_at_most_the_settings_players(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -93,6 +189,8 @@ def test_direct_brackets_hold_at_most_the_settings_players(monkeypatch: pytest.M
 
 
 def test_a_search_out_of_budget_leaves_the_bracket_to_the_model() -> None:
+    """Past its steps (the exact values' checks included) the direct path says
+    nothing, and the model pairs the bracket."""
     ts = _stress(range(1, 11))
     before = STATS["direct_declined"]
     starved = _rounds(ts, SolverSettings(direct_budget=20), hinted=False)

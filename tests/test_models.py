@@ -36,8 +36,9 @@ def _rounds(path: Path):
 @pytest.mark.parametrize("path", SAMPLE, ids=lambda p: p.stem)
 def test_relaxed_models_agree_with_the_exact_model(path: Path) -> None:
     t, rounds = _rounds(path)
-    default = [pair(t, r) for r in rounds]
-    exact_only = SolverSettings(models=("exact",), bracket_alone=False)
+    # Every bracket on its models (the small ones are paired by their candidates otherwise).
+    default = [pair(t, r, settings=SolverSettings(direct_brackets=0)) for r in rounds]
+    exact_only = SolverSettings(models=("exact",), bracket_alone=False, direct_brackets=0)
     exact = [pair(t, r, settings=exact_only) for r in rounds]
     for r, a, b in zip(rounds, default, exact):
         assert (a.as_pairs(), a.bye) == (b.as_pairs(), b.bye), f"round {r}"
@@ -52,7 +53,7 @@ def test_lazy_model_solved_on_the_bracket_alone_matches_the_file(path: Path, mon
     monkeypatch.setattr(modelled, "solve_locally", lambda *a: calls.append(1) or real(*a))
     t, rounds = _rounds(path)
     for r in rounds:
-        got = pair(t, r, settings=SolverSettings(models=("lazy", "exact")))
+        got = pair(t, r, settings=SolverSettings(models=("lazy", "exact"), direct_brackets=0))
         assert (set(got.as_pairs()), got.bye) == recorded(t, r), f"round {r}"
     assert calls, "the local phase was never used"
 

@@ -150,5 +150,5 @@ def test_an_mdp_is_re_paired_too(monkeypatch: pytest.MonkeyPatch) -> None:
         t = read_trf(path)
         for rnd in range(2, max(len(p.rounds) for p in t.players) + 1):
             if round_exists(t, rnd):
-                pair(t, rnd, "dutch-2026")
+                pair(t, rnd, "dutch-2026", SolverSettings(direct_brackets=0))  # every bracket modelled
     assert moved

@@ -37,10 +37,13 @@ from cpsat_pairing.solver.cpsat import STATS
 
 from helpers import CORPUS_2013, CORPUS_2017, CORPUS_2026, without_least
 
-SEARCH_ONLY = SolverSettings(greedy_transposition=False)
+# Every 2026 bracket on its models, whose shortcuts are under test: the corpus files'
+# brackets are small enough to be paired by their candidates otherwise (test_direct.py).
+MODELS = SolverSettings(direct_brackets=0)
+SEARCH_ONLY = SolverSettings(greedy_transposition=False, direct_brackets=0)
 
 
-def _rounds(paths: list[Path], edition: str, settings: SolverSettings = SolverSettings(),
+def _rounds(paths: list[Path], edition: str, settings: SolverSettings = MODELS,
             hint: Callable[[list[Pair]], list[Pair]] | None = None) -> list[object]:
     """Every round of the files paired: boards, PAB and each bracket's trace; with
     `hint`, from what it makes of the file's own pairs of the round."""
@@ -57,7 +60,7 @@ def _rounds(paths: list[Path], edition: str, settings: SolverSettings = SolverSe
 
 @pytest.mark.parametrize(
     ("counter", "without"),
-    [("greedy", SEARCH_ONLY), ("walked", SolverSettings(walk_transposition=False))],
+    [("greedy", SEARCH_ONLY), ("walked", SolverSettings(walk_transposition=False, direct_brackets=0))],
     ids=["greedy choice", "walk"],
 )
 @pytest.mark.parametrize(
@@ -118,7 +121,7 @@ def test_the_greedy_choice_on_the_bracket_alone_asks_its_condition(
 )
 def test_the_small_models_repair_changes_no_pairing_and_no_tier(paths: list[Path], edition: str) -> None:
     before = STATS["repaired"]
-    searched = _rounds(paths, edition, SolverSettings(small_repair=False))
+    searched = _rounds(paths, edition, SolverSettings(small_repair=False, direct_brackets=0))
     without = STATS["repaired"] - before
     before = STATS["repaired"]
     repaired = _rounds(paths, edition)

@@ -36,10 +36,11 @@ class CandidateSearch:
     """One bracket's two searches (see the module docstring), sharing a step budget."""
 
     def __init__(self, rows: list[list[int]], mdps: Sequence[bool], may_float: Sequence[bool],
-                 pair_value: dict[Edge, int], float_value: Callable[[tuple[int, ...]], int], budget: int,
+                 pair_value: dict[Edge, int], float_value: Callable[[tuple[int, ...]], int | None], budget: int,
                  wants: Sequence[int] = (), same_wish: int = 0) -> None:
         """`rows[i]`: the later players i may meet (a pair of two MDPs is no candidate's);
-        `float_value(D)`: what downfloaters D weigh, indices ascending.  `wants[i]`: the
+        `float_value(D)`: what downfloaters D weigh, indices ascending (None: D is no
+        candidate's).  `wants[i]`: the
         colour i prefers (1, 2; 0 none), a pair of two who prefer the same weighing
         `same_wish` in the pair values (the [C12] digit)."""
         self.rows = rows
@@ -81,7 +82,9 @@ class CandidateSearch:
         sets: list[tuple[int, tuple[int, ...]]] = []
         for D in combinations(floatable, d):
             self._step()
-            sets.append((self.float_value(D), D))
+            own = self.float_value(D)
+            if own is not None:
+                sets.append((own, D))
         sets.sort()
         best: int | None = None
         reaching: dict[tuple[int, ...], int] = {}

@@ -176,15 +176,17 @@ def tier_specs(br: BracketFacts) -> list[TierSpec]:
 
 
 def quality_tiers(specs: list[TierSpec], pairs: list[Pair], floaters: list[int],
-                  ceilings: dict[int, int]) -> list[Tier]:
+                  next_counts: dict[int, int], pab_unplayed: int = 0) -> list[Tier]:
+    """The quality tiers of a candidate: [C8] at `next_counts` and [C9] above the last
+    bracket at `pab_unplayed`, each proven by a complete round-pairing (direct.py)."""
     chosen = set(pairs)
     floating = set(floaters)
     out = []
     for s in specs:
         if s.next_level is not None:
-            value = -ceilings[s.next_level]
+            value = -next_counts[s.next_level]
         elif s.pab_below:
-            value = 0  # proven by the completion (direct.py)
+            value = pab_unplayed
         elif s.paired is not None:
             value = sum(c for pq, c in s.paired.items() if pq in chosen)
         else:
