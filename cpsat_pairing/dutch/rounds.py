@@ -128,11 +128,12 @@ def illegalities(
     ed = as_edition(edition)
     st = build_state(t, rnd, ed.state_rules)
     out = []
+    forbidden = [fp.ids for fp in t.forbidden if fp.applies(rnd)]  # read once, not per pair
     for p, q in pairs:
         a, b = st.players[p], st.players[q]
         if q in a.opponents:
             out.append(f"[C1] {p} and {q} have already played each other")
-        elif any(fp.applies(rnd) and p in fp.ids and q in fp.ids for fp in t.forbidden):
+        elif any(p in ids and q in ids for ids in forbidden):
             out.append(f"{p}-{q} is a forbidden pair")
         elif absolute_colour_clash(a, b):
             assert a.pref_colour is not None

@@ -186,14 +186,15 @@ class _Scoring:
         self.exact: dict[tuple[int, ...], NextValue | None] = {}
 
     def float_value(self, D: tuple[int, ...]) -> int | None:
+        """What the downfloaters D (indices) weigh; None if no round-pairing has them."""
         value = sum(self.per_float[i] for i in D)
-        if not self.c8_at and not self.c9_weight:
-            return value
         if D in self.exact:
             got = self.exact[D]
             if got is None:
                 return None
             counts, c9 = got.counts, got.pab_unplayed
+        elif not self.c8_at:
+            return value
         else:
             known = self.ceilings_of.get(D)
             if known is None:

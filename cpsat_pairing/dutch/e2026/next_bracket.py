@@ -206,8 +206,16 @@ def exact_next(br: BracketFacts, c8_levels: Sequence[int], floaters: Sequence[in
         return out
 
     every = LazyAdjacency(n + n % 2, row)
-    whole = max_matching(every)
     index = {p: i for i, p in enumerate(rest)}
+    # The round's witness pairs nearly all of them already: a warm start that lists few
+    # rows, however big the round.
+    start = [-1] * len(every)
+    for p, q in rc.witness:
+        i, j = index.get(p), index.get(q)
+        if (i is not None and j is not None and q not in excluded(p)
+                and not (p in fset and q in fset and not (p in mdps and q in mdps))):
+            start[i], start[j] = j, i
+    whole = max_matching(every, start)
     ng = [index[q] for q in br.next_group]
     ng_set = frozenset(ng)
     units = br.units
