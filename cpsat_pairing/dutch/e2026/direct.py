@@ -70,7 +70,7 @@ def _solve(br: BracketFacts) -> DirectResult | None:
     if not br.next_group and d != n % 2:
         return None  # the last bracket leaves one player at most, with the PAB
     sc = _Scoring(br, all_specs, c8_levels, d)
-    search = sc.search()
+    search = sc.search(br.budget)
     try:
         least = search.least_value(d, _witness_value(br, d, sc.pair_value, sc.float_value))
         found = None if least is None else search.first_in_order(d, least[1])
@@ -120,7 +120,7 @@ def _solve_exactly(br: BracketFacts, all_specs: list[TierSpec], c8_levels: list[
     try:
         for floating in range(d, n + 1, 2):
             sc = _Scoring(br, all_specs, c8_levels, floating)
-            search = sc.search()
+            search = sc.search(br.budget - spent[0])
             while True:
                 least = search.least_value(floating, _witness_value(br, floating, sc.pair_value, sc.float_value))
                 if least is None:
@@ -141,6 +141,7 @@ def _solve_exactly(br: BracketFacts, all_specs: list[TierSpec], c8_levels: list[
                     return DirectResult(pairs, floaters, tiers, pairs + value.rest)
                 for D in pending:
                     sc.exact[D] = exact_next(br, c8_levels, [players[i] for i in D], sc.pab_player(D), step)
+            step(search.steps)  # the next number of downfloaters searches on what is left
     except OutOfBudget:
         pass
     return _declined()
@@ -210,7 +211,8 @@ class _Scoring:
         p = self.br.players[D[0]]
         return p if self.br.ps[p].unplayed else None
 
-    def search(self) -> CandidateSearch:
+    def search(self, budget: int) -> CandidateSearch:
+        """The search over these values, stopping past `budget` steps."""
         br = self.br
         players = br.players
         last = not br.next_group
@@ -218,7 +220,7 @@ class _Scoring:
         wants = [_WISH[br.ps[p].pref_colour] for p in players]
         return CandidateSearch(br.rows, [p in br.mdps for p in players],
                                [not last or p in br.rc.pab_allowed for p in players],
-                               self.pair_value, self.float_value, br.budget, wants, self.weight[c12])
+                               self.pair_value, self.float_value, budget, wants, self.weight[c12])
 
 
 def _fewest_floaters(br: BracketFacts) -> int:

@@ -178,7 +178,8 @@ def exact_next(br: BracketFacts, c8_levels: Sequence[int], floaters: Sequence[in
     optimum's own W comes no later.  `pab_player`: the one downfloater, where [C9]
     counts his unplayed games; his value class is then searched for a round-pairing
     that does not leave him the PAB.  Each set W tried `step`s by the number of
-    players left: its matching starts from one of them all, and repairs it."""
+    players left (its matching starts from one of them all, and repairs it), the
+    downfloaters' subsets by their number."""
     rc = br.rc
     fset = frozenset(floaters)
     in_bracket = frozenset(br.players)
@@ -221,6 +222,7 @@ def exact_next(br: BracketFacts, c8_levels: Sequence[int], floaters: Sequence[in
     units = br.units
     d_levels = [u for u in c8_levels if u != br.ng_level]
     leaders = [index[p] for p in floaters if p in br.dn_set]
+    step(1 << len(leaders))  # their subsets, listed and sorted
     subsets = sorted(((tuple(sum(1 for i in a if units[rest[i]] == u) for u in d_levels), a)
                       for r in range(len(leaders) + 1) for a in combinations(leaders, r)),
                      key=lambda t: t[0], reverse=True)
