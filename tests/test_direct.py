@@ -61,16 +61,32 @@ def test_direct_brackets_change_no_pairing_and_no_tier(sample: object, hinted: b
     assert direct == modelled
 
 
-def test_exact_values_pair_the_brackets_the_ceilings_do_not_prove() -> None:
+def test_exact_values_pair_the_brackets_the_ceilings_do_not_prove(monkeypatch: pytest.MonkeyPatch) -> None:
     """Stress tournaments hold brackets whose best candidate by [C8]'s ceilings makes
     them in no round-pairing the completion finds, or floats more players than the
     bracket alone must ([C4]): those are scored with exact [C8] and [C9] values, and
-    the rounds still pair as the model alone pairs them."""
+    the rounds still pair as the model alone pairs them.  Among them: brackets that
+    float two more players than they must, and a downfloater who ends with the PAB
+    where [C9] counts it."""
+    import cpsat_pairing.dutch.e2026.direct as direct_module
+
+    seen = {"more floaters": 0, "C9 > 0": 0}
+    original = direct_module._solve_exactly
+
+    def exactly(br: BracketFacts, specs: object, levels: object, d: int) -> object:
+        got = original(br, specs, levels, d)  # type: ignore[arg-type]
+        if got is not None:
+            seen["more floaters"] += len(got.downfloaters) > d
+            seen["C9 > 0"] += any(t.criterion == "C9" and t.value for t in got.tiers)
+        return got
+
+    monkeypatch.setattr(direct_module, "_solve_exactly", exactly)
     ts = _stress(range(31, 61))
     before = STATS["direct_exact"], STATS["direct"]
     direct = _rounds(ts, SolverSettings(), hinted=False)
     assert STATS["direct_exact"] > before[0]
     assert STATS["direct"] > before[1]
+    assert seen["more floaters"] and seen["C9 > 0"], seen
     assert direct == _rounds(ts, MODEL_ONLY, hinted=False)
 
 
