@@ -128,8 +128,9 @@ def _compare_exact_next(br: BracketFacts) -> int:
                 in_bracket = set(br.players) - set(D)
                 left = [p for p in br.rc.remaining if p not in in_bracket]
                 paired = [p for pq in got.rest for p in pq]
-                assert sorted(paired) == sorted(p for p in left if p in paired) and len(set(paired)) == len(paired)
-                assert len(left) - len(paired) == len(left) % 2
+                assert set(paired) <= set(left) and len(set(paired)) == len(paired)
+                assert len(left) - len(paired) == len(left) % 2  # all paired but the PAB's
+                assert all(p in br.rc.pab_allowed for p in set(left) - set(paired))
                 assert all(br.ok(p, q) for p, q in got.rest)
                 assert not any(p in D and q in D and not (p in br.mdps and q in br.mdps) for p, q in got.rest)
                 assert _value_of(br, levels, D, got.rest, pab_player) == best
