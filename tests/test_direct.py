@@ -73,8 +73,8 @@ def test_exact_values_pair_the_brackets_the_ceilings_do_not_prove(monkeypatch: p
     seen = {"more floaters": 0, "C9 > 0": 0}
     original = direct_module._solve_exactly
 
-    def exactly(br: BracketFacts, specs: object, levels: object, d: int) -> object:
-        got = original(br, specs, levels, d)  # type: ignore[arg-type]
+    def exactly(br: BracketFacts, specs: object, levels: object, d: int, *rest: object) -> object:
+        got = original(br, specs, levels, d, *rest)  # type: ignore[arg-type]
         if got is not None:
             seen["more floaters"] += len(got.downfloaters) > d
             seen["C9 > 0"] += any(t.criterion == "C9" and t.value for t in got.tiers)

@@ -90,7 +90,7 @@ def _solve(br: BracketFacts) -> DirectResult | None:
         if not any(floaters[0] in pq for pq in full):
             full = None
     if full is None:
-        return _solve_exactly(br, all_specs, c8_levels, d) if br.next_group else _declined()
+        return _solve_exactly(br, all_specs, c8_levels, d, sc) if br.next_group else _declined()
     tiers = quality_tiers(sc.specs, pairs, floaters, ceilings) + order_tiers(br, pairs)
     return DirectResult(pairs, floaters, tiers, full)
 
@@ -101,13 +101,15 @@ def _declined() -> DirectResult | None:
     return None
 
 
-def _solve_exactly(br: BracketFacts, all_specs: list[TierSpec], c8_levels: list[int], d: int) -> DirectResult | None:
+def _solve_exactly(br: BracketFacts, all_specs: list[TierSpec], c8_levels: list[int], d: int,
+                   scored: _Scoring) -> DirectResult | None:
     """The bracket's candidates with each downfloater set's exact [C8] and [C9]
     (next_bracket.exact_next), computed for the sets that reach the least value until
     every such set is exact: the others' values, at their ceilings, are only better
     than their own.  [C4] may float more players than the bracket alone must: a
     downfloater set no round-pairing completes is no candidate, and with none left the
-    next number of downfloaters is tried."""
+    next number of downfloaters is tried.  `scored`: the values with `d` downfloaters
+    the ceilings' search used (their ceilings already computed)."""
     n = len(br.players)
     players = br.players
     spent = [0]
@@ -119,7 +121,7 @@ def _solve_exactly(br: BracketFacts, all_specs: list[TierSpec], c8_levels: list[
 
     try:
         for floating in range(d, n + 1, 2):
-            sc = _Scoring(br, all_specs, c8_levels, floating)
+            sc = scored if floating == d else _Scoring(br, all_specs, c8_levels, floating)
             search = sc.search(br.budget - spent[0])
             while True:
                 least = search.least_value(floating, _witness_value(br, floating, sc.pair_value, sc.float_value))
